@@ -1,0 +1,159 @@
+import Database from 'better-sqlite3';
+import { Connection, createConnection, RowDataPacket } from 'mysql2/promise';
+import { join } from 'node:path';
+import { BenchOptions, MysqlAccess } from './options';
+import { batches, SEED_COLUMNS, seedRow, SeedValue, sqlUtc } from './seed-rows';
+
+/** The database both servers use during a run: created empty, seeded after the server's migrations, disposed. */
+export interface BenchDatabase {
+  /** `DB_*` variables understood by the server (and by the baseline). */
+  readonly env: Record<string, string>;
+  /** Makes an empty database for the server's first start (its migrations create the schema). */
+  create(): Promise<void>;
+  /** Inserts customers 1..count into the migrated schema. */
+  seed(count: number): Promise<void>;
+  /** Engine and version, for the report. */
+  describe(): Promise<string>;
+  /** Drops the scratch database (a SQLite file goes with its temporary folder). */
+  dispose(): Promise<void>;
+}
+
+export function benchDatabase(options: BenchOptions, workDir: string): BenchDatabase {
+  return options.db === 'mysql' ? new MysqlBenchDatabase(options.mysql) : new SqliteBenchDatabase(workDir);
+}
+
+const SQLITE_BATCH = 500;
+const MYSQL_BATCH = 1000;
+
+class SqliteBenchDatabase implements BenchDatabase {
+  private readonly path: string;
+
+  constructor(workDir: string) {
+    this.path = join(workDir, 'bench.sqlite');
+  }
+
+  get env(): Record<string, string> {
+    return { DB_TYPE: 'sqlite', DB_PATH: this.path };
+  }
+
+  create(): Promise<void> {
+    return Promise.resolve(); // the server creates the file
+  }
+
+  /** One transaction of prepared multi-row INSERTs (the server is stopped meanwhile). */
+  seed(count: number): Promise<void> {
+    const db = new Database(this.path);
+    try {
+      db.pragma('busy_timeout = 5000');
+      const statements = new Map<number, Database.Statement>();
+      const statementFor = (rows: number): Database.Statement => {
+        let statement = statements.get(rows);
+        if (!statement) {
+          statement = db.prepare(multiRowInsert(rows));
+          statements.set(rows, statement);
+        }
+        return statement;
+      };
+      const writtenAt = sqlUtc(new Date());
+      db.transaction(() => {
+        for (const { from, to } of batches(count, SQLITE_BATCH)) {
+          statementFor(to - from + 1).run(flatRows(from, to, writtenAt));
+        }
+      })();
+    } finally {
+      db.close();
+    }
+    return Promise.resolve();
+  }
+
+  describe(): Promise<string> {
+    const db = new Database(this.path, { readonly: true });
+    try {
+      const version = db.prepare('SELECT sqlite_version() AS v').pluck().get() as string;
+      return Promise.resolve(`SQLite ${version} (better-sqlite3, WAL), file in a temporary folder`);
+    } finally {
+      db.close();
+    }
+  }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+class MysqlBenchDatabase implements BenchDatabase {
+  constructor(private readonly access: MysqlAccess) {}
+
+  get env(): Record<string, string> {
+    const a = this.access;
+    return {
+      DB_TYPE: 'mysql',
+      DB_HOST: a.host,
+      DB_PORT: String(a.port),
+      DB_USER: a.user,
+      DB_PASSWORD: a.password,
+      DB_NAME: a.database,
+    };
+  }
+
+  async create(): Promise<void> {
+    await this.withConnection(false, async (conn) => {
+      await conn.query(`DROP DATABASE IF EXISTS \`${this.access.database}\``);
+      await conn.query(`CREATE DATABASE \`${this.access.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    });
+  }
+
+  /** Multi-row INSERTs of 1000 rows in one transaction. */
+  async seed(count: number): Promise<void> {
+    const writtenAt = sqlUtc(new Date());
+    await this.withConnection(true, async (conn) => {
+      await conn.beginTransaction();
+      for (const { from, to } of batches(count, MYSQL_BATCH)) {
+        const rows: SeedValue[][] = [];
+        for (let n = from; n <= to; n++) rows.push(seedRow(n, writtenAt));
+        await conn.query(`INSERT INTO customer (${SEED_COLUMNS.join(', ')}) VALUES ?`, [rows]);
+      }
+      await conn.commit();
+    });
+  }
+
+  async describe(): Promise<string> {
+    return this.withConnection(false, async (conn) => {
+      const [rows] = await conn.query<RowDataPacket[]>('SELECT VERSION() AS v');
+      return `MySQL/MariaDB ${String(rows[0].v)} (mysql2) at ${this.access.host}:${this.access.port}, database ${this.access.database}`;
+    });
+  }
+
+  async dispose(): Promise<void> {
+    await this.withConnection(false, async (conn) => {
+      await conn.query(`DROP DATABASE IF EXISTS \`${this.access.database}\``);
+    });
+  }
+
+  private async withConnection<T>(useDatabase: boolean, work: (conn: Connection) => Promise<T>): Promise<T> {
+    const a = this.access;
+    const conn = await createConnection({
+      host: a.host,
+      port: a.port,
+      user: a.user,
+      password: a.password,
+      database: useDatabase ? a.database : undefined,
+    });
+    try {
+      return await work(conn);
+    } finally {
+      await conn.end();
+    }
+  }
+}
+
+function multiRowInsert(rows: number): string {
+  const tuple = `(${SEED_COLUMNS.map(() => '?').join(', ')})`;
+  return `INSERT INTO customer (${SEED_COLUMNS.join(', ')}) VALUES ${Array<string>(rows).fill(tuple).join(', ')}`;
+}
+
+function flatRows(from: number, to: number, writtenAt: string): SeedValue[] {
+  const values: SeedValue[] = [];
+  for (let n = from; n <= to; n++) values.push(...seedRow(n, writtenAt));
+  return values;
+}

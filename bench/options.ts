@@ -1,0 +1,62 @@
+/** Benchmark settings, read once from the environment (see bench/README.md). */
+export type BenchDbType = 'sqlite' | 'mysql';
+
+export interface MysqlAccess {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  /** Scratch database, created and dropped by the run. */
+  database: string;
+}
+
+export interface BenchOptions {
+  db: BenchDbType;
+  mysql: MysqlAccess;
+  /** Measured seconds per scenario and target. */
+  seconds: number;
+  /** Unmeasured seconds before each measurement. */
+  warmupSeconds: number;
+  connections: number;
+  customers: number;
+  /** Keep the temporary folder and the scratch database for inspection. */
+  keep: boolean;
+  /** Extra `node` flags for the real server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+  serverNodeArgs: string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readOptions(env: Env = process.env): BenchOptions {
+  return {
+    db: readDbType(env.BENCH_DB),
+    mysql: {
+      host: env.BENCH_MYSQL_HOST ?? '127.0.0.1',
+      port: readInt(env, 'BENCH_MYSQL_PORT', 3306, 1),
+      user: env.BENCH_MYSQL_USER ?? 'root',
+      password: env.BENCH_MYSQL_PASSWORD ?? '',
+      database: 'billing_bench',
+    },
+    seconds: readInt(env, 'BENCH_SECONDS', 10, 1),
+    warmupSeconds: readInt(env, 'BENCH_WARMUP', 2, 0),
+    connections: readInt(env, 'BENCH_CONNECTIONS', 32, 1),
+    customers: readInt(env, 'BENCH_CUSTOMERS', 100_000, 1),
+    keep: env.BENCH_KEEP === '1',
+    serverNodeArgs: (env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter((arg) => arg !== ''),
+  };
+}
+
+function readDbType(raw: string | undefined): BenchDbType {
+  if (raw === undefined || raw === '' || raw === 'sqlite') return 'sqlite';
+  if (raw === 'mysql') return 'mysql';
+  throw new Error(`BENCH_DB must be sqlite or mysql (got "${raw}")`);
+}
+
+function readInt(env: Env, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
+  }
+  return Number(raw);
+}

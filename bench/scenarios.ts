@@ -1,0 +1,75 @@
+import { STATES } from './seed-rows';
+
+/** One request to send: a path (with query) and, for writes, a JSON body. */
+export interface BenchRequest {
+  path: string;
+  body?: string;
+}
+
+/** A benchmark scenario: the same request stream is sent to the server and to the baseline. */
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  /** The status every answer must have. */
+  expectedStatus: number;
+  /** Builds the next request (called once per request, so ids and keys vary). */
+  next(): BenchRequest;
+  /** Checks one decoded answer during the smoke test; returns a problem or null. */
+  check(envelope: { response?: unknown }): string | null;
+}
+
+const PATH = '/api/v3/customer';
+
+function randomOf<T>(values: readonly T[]): T {
+  return values[Math.floor(Math.random() * values.length)];
+}
+
+function randomId(customers: number): number {
+  return 1 + Math.floor(Math.random() * customers);
+}
+
+export function scenarios(customers: number): Scenario[] {
+  let created = 0;
+  const runTag = Date.now().toString(36);
+  return [
+    {
+      name: 'GET /customer/<id>',
+      method: 'GET',
+      expectedStatus: 200,
+      next: () => ({ path: `${PATH}/${randomId(customers)}` }),
+      check: (e) =>
+        typeof e.response === 'object' && e.response !== null && 'customer_id' in e.response
+          ? null
+          : 'no customer in the response',
+    },
+    {
+      name: 'GET /customer?where=bill_state',
+      method: 'GET',
+      expectedStatus: 200,
+      next: () => ({ path: `${PATH}?where=bill_state:EQUALS:${randomOf(STATES)}&limit=10` }),
+      check: (e) => {
+        // Every state holds at least customers / 50 rows, so a full page unless the data set is tiny.
+        const least = Math.min(10, Math.floor(customers / STATES.length));
+        return Array.isArray(e.response) && e.response.length >= least && e.response.length <= 10
+          ? null
+          : `expected a page of ${least} to 10 customers`;
+      },
+    },
+    {
+      name: 'POST /customer',
+      method: 'POST',
+      expectedStatus: 201,
+      next: () => {
+        created += 1;
+        const body = {
+          company: `Bench Co ${created}`,
+          bill_state: randomOf(STATES),
+          external_key: `bench-${runTag}-${created}`,
+        };
+        return { path: PATH, body: JSON.stringify(body) };
+      },
+      check: (e) =>
+        typeof e.response === 'object' && e.response !== null && 'id' in e.response ? null : 'no id in the response',
+    },
+  ];
+}

@@ -1,0 +1,25 @@
+// One runner for unit tests (src, *.spec.ts) and e2e tests (test, *.e2e-spec.ts).
+// NestJS 12 ships ES modules only; Jest on Node 20 loads CommonJS, so those packages
+// are compiled to CommonJS by babel-jest on the fly (the app itself runs them natively).
+const ESM_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'load-esm'];
+
+module.exports = {
+  moduleFileExtensions: ['js', 'mjs', 'json', 'ts'],
+  rootDir: '.',
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    '^.+\\.m?js$': [
+      'babel-jest',
+      {
+        babelrc: false,
+        configFile: false,
+        plugins: [require.resolve('./test/support/babel-import-meta.js'), '@babel/plugin-transform-modules-commonjs'],
+      },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
+  moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1' },
+  testEnvironment: 'node',
+  testTimeout: 30000,
+};

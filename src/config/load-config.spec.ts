@@ -1,0 +1,161 @@
+import { loadConfig } from './load-config';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.appRole).toBe('all');
+    expect(config.db).toEqual({
+      type: 'sqlite',
+      path: 'data/billing.sqlite',
+      host: '127.0.0.1',
+      port: 3306,
+      user: 'root',
+      password: '',
+      name: 'billing',
+      migrationsRun: true,
+    });
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.timezone).toBe('America/Chicago');
+    expect(config.datetimeFormat).toBe('iso');
+    expect(config.rateLimitPerMinute).toBe(250);
+    expect(config.externalKeyOnDelete).toBe('keep');
+    expect(config.billingCron).toBe('*/5 * * * *');
+    expect(config.achSettlementDays).toBe(3);
+    expect(config.mailFrom).toBe('billing@localhost');
+    expect(config.webhookAllowPrivateTargets).toBe(false);
+    expect(config.testClock).toBe(false);
+    expect(config.logLevel).toBe('info');
+    expect(config.apiUsername).toBeUndefined();
+    expect(config.apiPassword).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+  });
+
+  it('builds the default PUBLIC_URL from PORT', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('parses every variable', () => {
+    const config = loadConfig({
+      PORT: '4000',
+      APP_ROLE: 'worker',
+      DB_TYPE: 'mysql',
+      DB_PATH: ':memory:',
+      DB_HOST: 'db.internal',
+      DB_PORT: '3307',
+      DB_USER: 'billing',
+      DB_PASSWORD: 's3cret',
+      DB_NAME: 'billing_test',
+      DB_MIGRATIONS_RUN: 'false',
+      REDIS_URL: 'redis://cache:6379',
+      API_USERNAME: 'admin',
+      API_PASSWORD: 'pw',
+      PUBLIC_URL: 'https://billing.example.com/',
+      ACCOUNT_TIMEZONE: 'Europe/Paris',
+      DATETIME_FORMAT: 'sql',
+      RATE_LIMIT_PER_MINUTE: '0',
+      WEBHOOK_SECURITY_TOKEN: 'tok',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'TRUE',
+      USAGE_URL: 'https://usage.example.com',
+      SMTP_URL: 'smtp://mail:25',
+      BILLING_CRON: '0 * * * *',
+      ACH_SETTLEMENT_DAYS: '5',
+      EXTERNAL_KEY_ON_DELETE: 'mangle',
+      TEST_CLOCK: '1',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toEqual({
+      port: 4000,
+      appRole: 'worker',
+      db: {
+        type: 'mysql',
+        path: ':memory:',
+        host: 'db.internal',
+        port: 3307,
+        user: 'billing',
+        password: 's3cret',
+        name: 'billing_test',
+        migrationsRun: false,
+      },
+      redisUrl: 'redis://cache:6379',
+      apiUsername: 'admin',
+      apiPassword: 'pw',
+      publicUrl: 'https://billing.example.com',
+      timezone: 'Europe/Paris',
+      datetimeFormat: 'sql',
+      rateLimitPerMinute: 0,
+      webhookSecurityToken: 'tok',
+      webhookAllowPrivateTargets: true,
+      usageUrl: 'https://usage.example.com',
+      smtpUrl: 'smtp://mail:25',
+      mailFrom: 'billing@billing.example.com',
+      billingCron: '0 * * * *',
+      achSettlementDays: 5,
+      externalKeyOnDelete: 'mangle',
+      testClock: true,
+      logLevel: 'debug',
+    });
+  });
+
+  it('takes MAIL_FROM as given and keeps an empty BILLING_CRON (timer disabled)', () => {
+    const config = loadConfig({ MAIL_FROM: 'invoices@shop.example', BILLING_CRON: '' });
+    expect(config.mailFrom).toBe('invoices@shop.example');
+    expect(config.billingCron).toBe('');
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['No', false],
+  ])('reads boolean %s as %s', (raw, expected) => {
+    expect(loadConfig({ TEST_CLOCK: raw }).testClock).toBe(expected);
+  });
+
+  it('treats empty optional variables as unset', () => {
+    const config = loadConfig({ REDIS_URL: '', API_USERNAME: '', API_PASSWORD: '', PORT: '' });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.apiUsername).toBeUndefined();
+    expect(config.port).toBe(3000);
+  });
+
+  it('lists every bad variable in one error', () => {
+    const env = {
+      PORT: '70000',
+      DB_TYPE: 'postgres',
+      ACCOUNT_TIMEZONE: 'Mars/Olympus',
+      TEST_CLOCK: 'maybe',
+      PUBLIC_URL: 'ftp://example.com',
+      API_USERNAME: 'admin',
+    };
+    let message = '';
+    try {
+      loadConfig(env);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid configuration:/);
+    expect(message).toContain('PORT must be an integer from 0 to 65535 (got "70000")');
+    expect(message).toContain('DB_TYPE must be one of sqlite, mysql (got "postgres")');
+    expect(message).toContain('ACCOUNT_TIMEZONE must be an IANA time zone');
+    expect(message).toContain('"Mars/Olympus"');
+    expect(message).toContain('TEST_CLOCK must be true or false (got "maybe")');
+    expect(message).toContain('PUBLIC_URL must be an http(s) URL (got "ftp://example.com")');
+    expect(message).toContain('API_USERNAME and API_PASSWORD must be set together');
+    expect(message.split('\n  - ')).toHaveLength(7);
+  });
+
+  it.each(['abc', '-1', '3.5', '30x'])('refuses PORT=%s', (raw) => {
+    expect(() => loadConfig({ PORT: raw })).toThrow(`PORT must be an integer from 0 to 65535 (got "${raw}")`);
+  });
+
+  it('refuses API_PASSWORD without API_USERNAME', () => {
+    expect(() => loadConfig({ API_PASSWORD: 'pw' })).toThrow('API_USERNAME and API_PASSWORD must be set together');
+  });
+
+  it('refuses a PUBLIC_URL that is not a URL', () => {
+    expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow('PUBLIC_URL must be an http(s) URL');
+  });
+});

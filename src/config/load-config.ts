@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs';
+import { IANAZone } from 'luxon';
+import { AppConfig, AppRole, DatetimeFormat, DbType, ExternalKeyOnDelete } from './app-config';
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the environment once; every bad variable is listed in one error. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const port = read.int('PORT', 3000, 0, 65535);
+  const publicUrl = read.url('PUBLIC_URL', `http://localhost:${port}`).replace(/\/+$/, '');
+  const config: AppConfig = {
+    port,
+    appRole: read.oneOf<AppRole>('APP_ROLE', ['api', 'worker', 'all'], 'all'),
+    db: {
+      type: read.oneOf<DbType>('DB_TYPE', ['sqlite', 'mysql'], 'sqlite'),
+      path: read.str('DB_PATH', 'data/billing.sqlite'),
+      host: read.str('DB_HOST', '127.0.0.1'),
+      port: read.int('DB_PORT', 3306, 1, 65535),
+      user: read.str('DB_USER', 'root'),
+      password: read.str('DB_PASSWORD', ''),
+      name: read.str('DB_NAME', 'billing'),
+      migrationsRun: read.bool('DB_MIGRATIONS_RUN', true),
+    },
+    redisUrl: read.optional('REDIS_URL'),
+    apiUsername: read.optional('API_USERNAME'),
+    apiPassword: read.optional('API_PASSWORD'),
+    publicUrl,
+    timezone: read.timezone('ACCOUNT_TIMEZONE', 'America/Chicago'),
+    datetimeFormat: read.oneOf<DatetimeFormat>('DATETIME_FORMAT', ['iso', 'sql'], 'iso'),
+    rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 250, 0, 1_000_000),
+    webhookSecurityToken: read.optional('WEBHOOK_SECURITY_TOKEN'),
+    webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    usageUrl: read.optional('USAGE_URL'),
+    smtpUrl: read.optional('SMTP_URL'),
+    mailFrom: read.str('MAIL_FROM', `billing@${hostOf(publicUrl)}`),
+    billingCron: read.str('BILLING_CRON', '*/5 * * * *'),
+    achSettlementDays: read.int('ACH_SETTLEMENT_DAYS', 3, 0, 60),
+    externalKeyOnDelete: read.oneOf<ExternalKeyOnDelete>('EXTERNAL_KEY_ON_DELETE', ['keep', 'clear', 'mangle'], 'keep'),
+    testClock: read.bool('TEST_CLOCK', false),
+    logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'debug', 'verbose'], 'info'),
+  };
+  if ((config.apiUsername === undefined) !== (config.apiPassword === undefined)) {
+    problems.push('API_USERNAME and API_PASSWORD must be set together');
+  }
+  if (problems.length > 0) {
+    throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  return config;
+}
+
+/** Loads `.env` from the working directory when present (values already set win). */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'localhost';
+  }
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  optional(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  str(name: string, fallback: string): string {
+    return this.env[name] ?? fallback;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  }
+
+  url(name: string, fallback: string): string {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+      return raw;
+    } catch {
+      this.problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+      return fallback;
+    }
+  }
+
+  timezone(name: string, fallback: string): string {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!IANAZone.isValidZone(raw)) {
+      this.problems.push(`${name} must be an IANA time zone such as America/Chicago (got "${raw}")`);
+      return fallback;
+    }
+    return raw;
+  }
+}

@@ -1,0 +1,36 @@
+import { INestApplication } from '@nestjs/common';
+import express, { NextFunction, Request, Response } from 'express';
+import { errorEnvelope } from './core/envelope/envelope';
+
+/** Largest accepted JSON body; a bulk request of 25 entries fits comfortably. */
+const BODY_LIMIT = '1mb';
+
+/**
+ * HTTP setup shared by main.ts and the tests: path normalisation, JSON parsing whose
+ * failures answer in the envelope, proxy awareness for client IPs.
+ */
+export function configureApp(app: INestApplication): void {
+  const http = app.getHttpAdapter().getInstance() as express.Express;
+  http.set('trust proxy', 'loopback');
+  http.disable('x-powered-by');
+  // A doubled slash in a path is tolerated (DESIGN §4).
+  http.use((req: Request, _res: Response, next: NextFunction) => {
+    const [path, query] = splitOnce(req.url, '?');
+    if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (query === undefined ? '' : `?${query}`);
+    next();
+  });
+  http.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true }));
+  http.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
+    if (!err) return next();
+    const message =
+      err.type === 'entity.too.large'
+        ? 'Invalid request: the request body is too large.'
+        : 'Invalid JSON in the request body.';
+    res.status(400).json(errorEnvelope(400, message));
+  });
+}
+
+function splitOnce(value: string, separator: string): [string, string | undefined] {
+  const at = value.indexOf(separator);
+  return at === -1 ? [value, undefined] : [value.slice(0, at), value.slice(at + 1)];
+}

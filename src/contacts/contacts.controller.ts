@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { ObjectAction, pickAction } from 'src/core/actions/actions';
+import { Ctx, RequestContext } from 'src/core/context/request-context';
+import { ApiResult, created, updated } from 'src/core/envelope/api-result';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { ContactsService } from './contacts.service';
+import { LoginUrlDto, SetPasswordDto } from './dto/contact-actions.dto';
+import { CONTACT_READ_ONLY, ContactFieldsDto, CreateContactDto } from './dto/contact-fields.dto';
+
+@Controller('api/v3/user')
+export class ContactsController {
+  private readonly actions: Record<string, ObjectAction> = {
+    password: (ref, body, ctx) => this.contacts.password(ctx, ref, validateBody(SetPasswordDto, body).password),
+    getLoginURL: (ref, body, ctx) => this.contacts.loginUrl(ctx, ref, validateBody(LoginUrlDto, body).destination),
+  };
+
+  constructor(
+    private readonly contacts: ContactsService,
+    private readonly revisions: RevisionService,
+    private readonly wire: WireFormat,
+  ) {}
+
+  @Get()
+  list(@Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    return this.contacts.list(query);
+  }
+
+  @Get('_count')
+  count(@Query() query: Record<string, unknown>): Promise<number> {
+    return this.contacts.count(query);
+  }
+
+  @Get(':ref')
+  findOne(@Param('ref') ref: string): Promise<Record<string, unknown>> {
+    return this.contacts.findOne(ref);
+  }
+
+  @Get(':ref/_revision')
+  async revisionsOf(@Param('ref') ref: string, @Query('limit') limit: unknown): Promise<Record<string, unknown>[]> {
+    return this.revisions.list('user', await this.contacts.idOf(ref), limit);
+  }
+
+  @Post()
+  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+    const dto = validateBody(CreateContactDto, body, {
+      readOnly: CONTACT_READ_ONLY,
+      requireData: true,
+      extraAllowed: ['customer_token', 'customer_external_key'],
+    });
+    const id = await this.contacts.create(ctx, dto, isPlainObject(body) ? body : {});
+    return created(this.wire.apiUrl('user', id), id);
+  }
+
+  @Put(':ref')
+  async update(@Param('ref') ref: string, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+    // The owning customer is given on create only.
+    const readOnly = [...CONTACT_READ_ONLY, 'customer_id', 'customer_token', 'customer_external_key'];
+    const dto = validateBody(ContactFieldsDto, body, { readOnly });
+    const id = await this.contacts.update(ctx, ref, dto);
+    return updated(this.wire.apiUrl('user', id), id);
+  }
+
+  @Delete(':ref')
+  remove(@Param('ref') ref: string, @Ctx() ctx: RequestContext): Promise<true> {
+    return this.contacts.remove(ctx, ref);
+  }
+
+  @Post(':ref')
+  action(
+    @Param('ref') ref: string,
+    @Query('action') action: unknown,
+    @Body() body: unknown,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return pickAction(this.actions, 'user', action)(ref, body, ctx);
+  }
+
+  @Post(':ref/_action/:action')
+  actionByPath(
+    @Param('ref') ref: string,
+    @Param('action') action: string,
+    @Body() body: unknown,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return pickAction(this.actions, 'user', action)(ref, body, ctx);
+  }
+}

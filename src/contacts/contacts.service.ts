@@ -1,0 +1,232 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { hash } from 'argon2';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { Clock } from 'src/core/clock/clock';
+import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
+import { EventRecorder } from 'src/core/events/event-recorder';
+import { applyListQuery, applyWhere } from 'src/core/query';
+import { assertExternalKeyFree, externalKeyAfterDelete } from 'src/core/refs/external-key';
+import { findByPathRef, RefTarget, resolvePayloadRef } from 'src/core/refs/ref-resolver';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { CUSTOMER_REF, CustomersService } from 'src/customers/customers.service';
+import { Customer } from 'src/customers/entities/customer.entity';
+import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { MailService } from 'src/mail/mail.service';
+import { ReferenceService } from 'src/reference/reference.service';
+import { assertUsernameFree, generatedUsername, nameColumns } from './contact-writer';
+import { contactName, presentContact, presentStoredContact } from './contact.presenter';
+import { CONTACT_QUERY_FIELDS } from './contact.query-fields';
+import { ContactFieldsDto, CreateContactDto } from './dto/contact-fields.dto';
+import { Contact } from './entities/contact.entity';
+import { PortalLinksService } from './portal-links.service';
+
+export const CONTACT_REF: RefTarget<Contact> = { entity: Contact, idColumn: 'user_id', resource: 'user' };
+
+@Injectable()
+export class ContactsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly events: EventRecorder,
+    private readonly revisions: RevisionService,
+    private readonly reference: ReferenceService,
+    private readonly wire: WireFormat,
+    private readonly customers: CustomersService,
+    private readonly mail: MailService,
+    private readonly links: PortalLinksService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(ctx: RequestContext, dto: CreateContactDto, body: Record<string, unknown>): Promise<number> {
+    this.reference.assertExists('user_type_id', dto.user_type_id);
+    const passwordHash = dto.password === undefined ? null : await hash(dto.password);
+    return this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const customerId = await resolvePayloadRef(m, CUSTOMER_REF, body, 'customer');
+      if (customerId === undefined || customerId === null) {
+        throw ApiError.badRequest(
+          'A required parameter was missing: "customer_id" (or customer_token / customer_external_key).',
+        );
+      }
+      await assertExternalKeyFree(m, Contact, 'user_id', dto.external_key, 'user');
+      const username = dto.username ?? generatedUsername();
+      await assertUsernameFree(m, username);
+      const { password: _password, customer_id: _customer, ...fields } = dto;
+      const inserted = await m.insert(Contact, {
+        ...fields,
+        ...nameColumns(dto),
+        customer_id: customerId,
+        username,
+        password_hash: passwordHash,
+        user_type_id: dto.user_type_id ?? 1,
+        ...newRecordStamps(ctx, this.clock.now()),
+      });
+      const userId = (inserted.identifiers[0] as { user_id: number }).user_id;
+      // The first contact of a customer without one becomes its main contact (one conditional
+      // update, so two concurrent first contacts cannot both claim it).
+      await m.update(Customer, { customer_id: customerId, superuser_id: IsNull() }, { superuser_id: userId });
+
+      await this.revisions.record(tx, ctx, 'user', userId, 'Contact created');
+      const user = await this.presentById(m, userId);
+      await this.events.record(tx, ctx, {
+        contextStr: 'user',
+        contextId: userId,
+        event: 'insert',
+        data: { user, the_users_password: null },
+      });
+      await this.events.record(tx, ctx, {
+        contextStr: 'customer',
+        contextId: customerId,
+        event: 'join',
+        data: { user_id: null, customer: await this.customers.presentById(m, customerId), user },
+      });
+      return userId;
+    });
+  }
+
+  async update(ctx: RequestContext, ref: string, dto: ContactFieldsDto): Promise<number> {
+    this.reference.assertExists('user_type_id', dto.user_type_id);
+    const passwordHash = dto.password === undefined ? undefined : await hash(dto.password);
+    return this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const contact = await findByPathRef(m, CONTACT_REF, ref);
+      const id = contact.user_id;
+      await assertExternalKeyFree(m, Contact, 'user_id', dto.external_key, 'user', id);
+      if (dto.username !== undefined) await assertUsernameFree(m, dto.username, id);
+      const { password: _password, ...fields } = dto;
+      await m.update(Contact, id, {
+        ...fields,
+        ...nameColumns(dto),
+        ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+        ...modStamps(ctx, this.clock.now()),
+      });
+      await this.revisions.record(tx, ctx, 'user', id, 'Contact updated');
+      await this.events.record(tx, ctx, {
+        contextStr: 'user',
+        contextId: id,
+        event: 'update',
+        data: { user: await this.presentById(m, id) },
+      });
+      return id;
+    });
+  }
+
+  async remove(ctx: RequestContext, ref: string): Promise<true> {
+    await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const contact = await findByPathRef(m, CONTACT_REF, ref);
+      const id = contact.user_id;
+      const user = await this.presentById(m, id);
+      const now = this.clock.now();
+      await m.update(Contact, id, {
+        // The portal username is freed for reuse; the external key follows EXTERNAL_KEY_ON_DELETE.
+        username: `deleted-${contact.token}-${id}`,
+        external_key: externalKeyAfterDelete(contact.external_key, this.config.externalKeyOnDelete, contact.token),
+        deleted_datetime: now,
+        ...modStamps(ctx, now),
+      });
+      await m.update(Customer, { superuser_id: id }, { superuser_id: null });
+      await this.revisions.record(tx, ctx, 'user', id, 'Contact deleted');
+      await this.events.record(tx, ctx, { contextStr: 'user', contextId: id, event: 'delete', data: { user } });
+    });
+    return true;
+  }
+
+  async findOne(ref: string): Promise<Record<string, unknown>> {
+    const contact = await findByPathRef(this.dataSource.manager, CONTACT_REF, ref);
+    return this.presentById(this.dataSource.manager, contact.user_id);
+  }
+
+  async idOf(ref: string): Promise<number> {
+    return (await findByPathRef(this.dataSource.manager, CONTACT_REF, ref)).user_id;
+  }
+
+  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    const qb = this.dataSource.manager
+      .createQueryBuilder(Contact, 'u')
+      .leftJoinAndMapOne('u.customer', Customer, 'uc', 'uc.customer_id = u.customer_id');
+    applyListQuery(qb, CONTACT_QUERY_FIELDS, query, {
+      timezone: this.wire.timezone,
+      defaultOrder: { expr: 'u.user_id', dir: 'ASC' },
+    });
+    const rows = (await qb.getMany()) as Array<Contact & { customer?: Customer | null }>;
+    return rows.map((row) => presentContact(row, row.customer ?? null, this.wire, this.reference));
+  }
+
+  async count(query: Record<string, unknown>): Promise<number> {
+    const qb = this.dataSource.manager.createQueryBuilder(Contact, 'u');
+    applyWhere(qb, CONTACT_QUERY_FIELDS, query.where, this.wire.timezone);
+    return qb.getCount();
+  }
+
+  /** Sets a password (and mails it), or mails a reset link; `_flag_emails=0` sends nothing. */
+  async password(ctx: RequestContext, ref: string, password: string | undefined): Promise<true> {
+    const passwordHash = password === undefined ? undefined : await hash(password);
+    await this.uow.run(async (tx) => {
+      const contact = await findByPathRef(tx.manager, CONTACT_REF, ref);
+      const wantsMail = ctx.sendEmails;
+      if (wantsMail && !contact.email) {
+        throw ApiError.badRequest(
+          'This contact has no e-mail address to send the password message to (send _flag_emails=0 to skip it).',
+        );
+      }
+      if (passwordHash !== undefined) {
+        await tx.manager.update(Contact, contact.user_id, {
+          password_hash: passwordHash,
+          ...modStamps(ctx, this.clock.now()),
+        });
+        await this.revisions.record(tx, ctx, 'user', contact.user_id, 'Password set');
+        if (wantsMail) {
+          await this.mailContact(
+            tx,
+            contact,
+            'Your portal password was changed',
+            `Your password for the customer portal has been set.\n\nUsername: ${contact.username}\nPassword: ${password}\n`,
+          );
+        }
+        return;
+      }
+      await this.revisions.record(tx, ctx, 'user', contact.user_id, 'Password reset requested');
+      if (wantsMail) {
+        const link = await this.links.issue(tx, contact.user_id, 'password-reset', 'password');
+        await this.mailContact(
+          tx,
+          contact,
+          'Reset your portal password',
+          `To choose a new password for the customer portal, open this link within 24 hours:\n\n${link}\n`,
+        );
+      }
+    });
+    return true;
+  }
+
+  /** A single-use portal login URL, valid 5 minutes. */
+  async loginUrl(ctx: RequestContext, ref: string, destination: string | undefined): Promise<string> {
+    return this.uow.run(async (tx) => {
+      const contact = await findByPathRef(tx.manager, CONTACT_REF, ref);
+      await this.revisions.record(tx, ctx, 'user', contact.user_id, 'Login URL issued');
+      return this.links.issue(tx, contact.user_id, 'login', destination ?? null);
+    });
+  }
+
+  async presentById(manager: EntityManager, userId: number): Promise<Record<string, unknown>> {
+    const user = await presentStoredContact(manager, userId, this.wire, this.reference);
+    if (!user) throw ApiError.notFound('user');
+    return user;
+  }
+
+  private async mailContact(tx: Tx, contact: Contact, subject: string, text: string): Promise<void> {
+    await this.mail.send(tx, {
+      to: [contact.email as string],
+      subject,
+      text: `Hello ${contactName(contact) || contact.username},\n\n${text}`,
+      contextStr: 'user',
+      contextId: contact.user_id,
+    });
+  }
+}

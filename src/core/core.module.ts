@@ -1,0 +1,65 @@
+import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { UnitOfWork } from 'src/database/unit-of-work';
+import { BasicAuthGuard } from './auth/basic-auth.guard';
+import { BasicStrategy } from './auth/basic.strategy';
+import { CredentialService } from './auth/credential.service';
+import { Clock } from './clock/clock';
+import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
+import { EnvelopeExceptionFilter } from './envelope/exception.filter';
+import { EventRecorder } from './events/event-recorder';
+import { RevisionService } from './revisions/revision.service';
+import { CredentialThrottlerGuard } from './throttle/credential-throttler.guard';
+import { InternalRequestMarker, InternalRequestMiddleware } from './throttle/internal-request-marker';
+import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
+import { TeapotController } from './teapot.controller';
+import { WireFormat } from './wire/wire-format';
+
+/** Cross-cutting machinery every resource module uses. Guards run in order: auth, then rate limit. */
+@Global()
+@Module({
+  imports: [
+    PassportModule,
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute || 1 }],
+        skipIf: () => config.rateLimitPerMinute === 0,
+        storage: config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, `billing:${config.db.name}`) : undefined,
+      }),
+    }),
+  ],
+  controllers: [TeapotController],
+  providers: [
+    Clock,
+    WireFormat,
+    UnitOfWork,
+    CredentialService,
+    BasicStrategy,
+    RevisionService,
+    EventRecorder,
+    InternalRequestMarker,
+    { provide: APP_GUARD, useClass: BasicAuthGuard },
+    { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+  ],
+  exports: [
+    Clock,
+    WireFormat,
+    UnitOfWork,
+    CredentialService,
+    RevisionService,
+    EventRecorder,
+    InternalRequestMarker,
+    ThrottlerModule,
+  ],
+})
+export class CoreModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(InternalRequestMiddleware).forRoutes('*path');
+  }
+}

@@ -1,0 +1,56 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import { randomUUID } from 'node:crypto';
+import type { Response } from 'express';
+import { ApiError } from './api-error';
+import { errorEnvelope } from './envelope';
+
+/**
+ * Turns anything thrown into the error envelope. Only ApiError messages are trusted to
+ * reach the client; framework errors are mapped to fixed wording, and anything else is
+ * a 500 that names an error id (the details go to the log only).
+ */
+@Catch()
+export class EnvelopeExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Error');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const { code, message, details } = this.describe(exception);
+    if (res.headersSent) return;
+    res.status(code).json(errorEnvelope(code, message, details));
+  }
+
+  private describe(exception: unknown): { code: number; message: string; details?: Record<string, unknown> } {
+    if (exception instanceof ApiError) {
+      return { code: exception.code, message: exception.message, details: exception.details };
+    }
+    if (exception instanceof ThrottlerException) {
+      return { code: 429, message: 'Rate limit exceeded. Please slow down and retry after the Retry-After delay.' };
+    }
+    if (exception instanceof HttpException) {
+      return this.describeHttp(exception);
+    }
+    const errorId = randomUUID();
+    this.logger.error(
+      `[${errorId}] ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
+    );
+    return { code: 500, message: `An internal error occurred (error id ${errorId}).` };
+  }
+
+  /** Framework errors: routing, body parsing, auth. Their own text is never echoed. */
+  private describeHttp(exception: HttpException): { code: number; message: string } {
+    const status = exception.getStatus();
+    const body = exception.getResponse() as { message?: unknown } | string;
+    const cause = typeof body === 'string' ? body : typeof body.message === 'string' ? body.message : '';
+    if (status === 404) return { code: 400, message: 'Invalid endpoint: no such resource or method.' };
+    if (status === 401 || status === 403) return { code: 401, message: ApiError.unauthorized().message };
+    if (status === 413) return { code: 400, message: 'Invalid request: the request body is too large.' };
+    if (status === 400 && /JSON|Unexpected token|position/i.test(cause)) {
+      return { code: 400, message: 'Invalid JSON in the request body.' };
+    }
+    if (status === 400) return { code: 400, message: 'Invalid request.' };
+    if (status === 415) return { code: 400, message: 'Invalid request: the body must be JSON.' };
+    return { code: 500, message: 'An internal error occurred.' };
+  }
+}

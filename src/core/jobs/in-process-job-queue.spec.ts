@@ -1,0 +1,58 @@
+import { InProcessJobQueue } from './in-process-job-queue';
+
+describe('InProcessJobQueue', () => {
+  it('runs a registered handler with its payload', async () => {
+    const queue = new InProcessJobQueue();
+    const seen: unknown[] = [];
+    queue.register('greet', (payload) => {
+      seen.push(payload);
+      return Promise.resolve();
+    });
+    await queue.enqueue('greet', { name: 'Ada' });
+    await queue.drain();
+    expect(seen).toEqual([{ name: 'Ada' }]);
+  });
+
+  it('runs a job id only once while it is pending', async () => {
+    const queue = new InProcessJobQueue();
+    let runs = 0;
+    queue.register('once', () => {
+      runs++;
+      return Promise.resolve();
+    });
+    await queue.enqueue('once', {}, { jobId: 'same' });
+    await queue.enqueue('once', {}, { jobId: 'same' });
+    await queue.drain();
+    expect(runs).toBe(1);
+    await queue.enqueue('once', {}, { jobId: 'same' });
+    await queue.drain();
+    expect(runs).toBe(2);
+  });
+
+  it('keeps going after a failing job', async () => {
+    const queue = new InProcessJobQueue();
+    const done: string[] = [];
+    queue.register('fail', () => Promise.reject(new Error('boom')));
+    queue.register('ok', () => {
+      done.push('ok');
+      return Promise.resolve();
+    });
+    await queue.enqueue('fail', {});
+    await queue.enqueue('ok', {});
+    await queue.drain();
+    expect(done).toEqual(['ok']);
+  });
+
+  it('drops pending jobs on shutdown', async () => {
+    const queue = new InProcessJobQueue();
+    let runs = 0;
+    queue.register('later', () => {
+      runs++;
+      return Promise.resolve();
+    });
+    await queue.enqueue('later', {}, { delayMs: 50 });
+    queue.onApplicationShutdown();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(runs).toBe(0);
+  });
+});

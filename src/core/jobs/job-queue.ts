@@ -1,0 +1,19 @@
+/** A unit of background work; its payload must be JSON. */
+export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
+
+export interface EnqueueOptions {
+  delayMs?: number;
+  /** Same id twice = one job (Bull dedupes; in-process ignores the repeat while pending). */
+  jobId?: string;
+}
+
+/**
+ * The job driver: Bull on Redis when REDIS_URL is set, in-process otherwise. Durable
+ * state lives in the database; a queue only carries the nudge to act on it.
+ */
+export abstract class JobQueue {
+  abstract register(name: string, handler: JobHandler): void;
+  abstract enqueue(name: string, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+  /** Resolves when nothing is queued or running (tests, shutdown). */
+  abstract drain(): Promise<void>;
+}

@@ -1,0 +1,23 @@
+import Decimal from 'decimal.js';
+import { ValueTransformer } from 'typeorm';
+import { Money } from './decimal';
+
+/**
+ * Maps DECIMAL columns to decimal.js values. Writes a fixed-point string so neither
+ * driver ever sees a JS float; reads accept the driver's string (MySQL) or number (SQLite).
+ */
+export class DecimalTransformer implements ValueTransformer {
+  constructor(private readonly scale: number) {}
+
+  to(value: Decimal | string | number | null | undefined): string | null | undefined {
+    if (value === null || value === undefined) return value;
+    return new Money(value).toFixed(this.scale, Decimal.ROUND_HALF_UP);
+  }
+
+  from(value: string | number | null): Decimal | null {
+    return value === null || value === undefined ? null : new Money(value);
+  }
+}
+
+export const AMOUNT = { type: 'decimal', precision: 18, scale: 2, transformer: new DecimalTransformer(2) } as const;
+export const RATE = { type: 'decimal', precision: 18, scale: 6, transformer: new DecimalTransformer(6) } as const;

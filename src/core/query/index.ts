@@ -1,0 +1,10 @@
+export type { FieldMap, FieldType, QueryField } from './field-map';
+export type { ListQueryInput, ListQueryOptions } from './list-query';
+export { applyListQuery, applyWhere } from './list-query';
+export type { SortKey } from './order-clause';
+export type { OrderTerm, SortDirection } from './order-parser';
+export { parseOrder } from './order-parser';
+export type { Paging } from './paging';
+export { DEFAULT_LIMIT, MAX_LIMIT, parsePaging } from './paging';
+export type { NullOperator, ValueOperator, WhereCondition, WhereOperator } from './where-parser';
+export { parseWhere } from './where-parser';

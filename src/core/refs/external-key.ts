@@ -1,0 +1,36 @@
+import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { ApiError } from 'src/core/envelope/api-error';
+
+/**
+ * External keys are unique among every row ever created, deleted ones included
+ * (DESIGN §4), so the check reads through soft deletion.
+ */
+export async function assertExternalKeyFree<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  idColumn: string,
+  externalKey: string | null | undefined,
+  resource: string,
+  exceptId?: number,
+): Promise<void> {
+  if (externalKey === null || externalKey === undefined) return;
+  const existing = await manager.findOne(entity, {
+    where: { external_key: externalKey } as never,
+    withDeleted: true,
+    select: { [idColumn]: true } as never,
+  });
+  if (existing && (existing as Record<string, number>)[idColumn] !== exceptId) {
+    throw ApiError.badRequest(`Field "external_key": a ${resource} with external key "${externalKey}" already exists.`);
+  }
+}
+
+/** What a deleted object's external key becomes (EXTERNAL_KEY_ON_DELETE). */
+export function externalKeyAfterDelete(
+  key: string | null,
+  mode: 'keep' | 'clear' | 'mangle',
+  suffix: string,
+): string | null {
+  if (key === null || mode === 'keep') return key;
+  if (mode === 'clear') return null;
+  return `${key.slice(0, 240)}-deleted-${suffix}`;
+}

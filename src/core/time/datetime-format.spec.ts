@@ -1,0 +1,59 @@
+import { DatetimeRenderer } from './datetime-format';
+
+describe('DatetimeRenderer', () => {
+  const winter = new Date('2026-01-15T18:00:00.789Z');
+  const summer = new Date('2026-07-01T17:00:00.000Z');
+
+  describe('iso', () => {
+    const renderer = new DatetimeRenderer('America/Chicago', 'iso');
+
+    it('renders in the account zone with its offset, without milliseconds', () => {
+      expect(renderer.datetime(winter)).toBe('2026-01-15T12:00:00-06:00');
+      expect(renderer.datetime(summer)).toBe('2026-07-01T12:00:00-05:00');
+    });
+
+    it('renders null as null', () => {
+      expect(renderer.datetime(null)).toBeNull();
+      expect(renderer.datetime(undefined)).toBeNull();
+    });
+  });
+
+  describe('sql', () => {
+    const renderer = new DatetimeRenderer('America/Chicago', 'sql');
+
+    it('renders local wall time without offset or milliseconds', () => {
+      expect(renderer.datetime(winter)).toBe('2026-01-15 12:00:00');
+      expect(renderer.datetime(summer)).toBe('2026-07-01 12:00:00');
+    });
+
+    it('truncates rather than rounds the milliseconds', () => {
+      expect(renderer.datetime(new Date('2026-01-15T18:00:59.999Z'))).toBe('2026-01-15 12:00:59');
+    });
+
+    it('renders null as null', () => {
+      expect(renderer.datetime(null)).toBeNull();
+    });
+  });
+
+  it('renders the UTC zone with a Z suffix', () => {
+    expect(new DatetimeRenderer('UTC', 'iso').datetime(winter)).toBe('2026-01-15T18:00:00Z');
+  });
+
+  describe('date', () => {
+    const renderer = new DatetimeRenderer('America/Chicago', 'iso');
+
+    it('keeps a stored calendar date string', () => {
+      expect(renderer.date('2026-01-15')).toBe('2026-01-15');
+      expect(renderer.date('2026-01-15 00:00:00')).toBe('2026-01-15');
+    });
+
+    it('renders an instant as its date in the account zone', () => {
+      expect(renderer.date(new Date('2026-01-16T03:00:00Z'))).toBe('2026-01-15');
+    });
+
+    it('renders null and empty as null', () => {
+      expect(renderer.date(null)).toBeNull();
+      expect(renderer.date('')).toBeNull();
+    });
+  });
+});

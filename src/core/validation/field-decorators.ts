@@ -1,0 +1,110 @@
+import { Transform } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+
+/**
+ * Field decorators for write DTOs. Every field is optional unless the service says
+ * otherwise; `null` clears a nullable field. Numeric strings are coerced only for
+ * numeric fields ("800" for a number is accepted, as the recorded traffic shows).
+ */
+function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
+}
+
+const INT_STRING = /^-?\d{1,10}$/;
+
+/** Absent fields are skipped; `null` passes only for nullable fields (it clears them). */
+function optional(nullable: boolean): PropertyDecorator {
+  return nullable ? IsOptional() : ValidateIf((_object: object, value: unknown) => value !== undefined);
+}
+
+/** An integer (references, counts); accepts a numeric string. */
+export function IntField(options: { min?: number; nullable?: boolean } = {}): PropertyDecorator {
+  const { min = 1, nullable = true } = options;
+  return compose(
+    optional(nullable),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' && INT_STRING.test(value) ? Number(value) : value,
+    ),
+    IsInt({ message: '$property must be an integer' }),
+    Min(min),
+    Max(2_147_483_647),
+  );
+}
+
+/** A boolean; accepts 1/0 and "true"/"false"/"1"/"0". */
+export function BoolField(): PropertyDecorator {
+  return compose(
+    optional(false),
+    Transform(({ value }: { value: unknown }) => {
+      if (value === 1 || value === '1' || value === 'true') return true;
+      if (value === 0 || value === '0' || value === 'false') return false;
+      return value;
+    }),
+    IsBoolean({ message: '$property must be a boolean (true or false)' }),
+  );
+}
+
+/** A string of at most `max` characters. */
+export function StrField(max = 255, nullable = true): PropertyDecorator {
+  return compose(optional(nullable), IsString({ message: '$property must be a string' }), MaxLength(max));
+}
+
+/** One of a fixed set of strings. */
+export function EnumField(values: readonly string[]): PropertyDecorator {
+  return compose(optional(false), IsIn(values, { message: `$property must be one of: ${values.join(', ')}` }));
+}
+
+/** A `custom_N` field: type mixed, stored as text (numbers and booleans kept as their text). */
+export function MixedField(): PropertyDecorator {
+  return compose(
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'number' || typeof value === 'boolean' ? String(value) : value,
+    ),
+    IsString({ message: '$property must be a string, number or boolean' }),
+    MaxLength(255),
+  );
+}
+
+/** An array of short strings (tags). */
+export function StringListField(): PropertyDecorator {
+  return compose(
+    IsOptional(),
+    IsArray({ message: '$property must be an array of strings' }),
+    IsString({ each: true, message: '$property must be an array of strings' }),
+    MaxLength(64, { each: true }),
+  );
+}
+
+/** A date or datetime in one of the accepted input forms; the service converts it. */
+export function DateInputField(): PropertyDecorator {
+  return compose(
+    IsOptional(),
+    IsString({ message: '$property must be a date string' }),
+    Matches(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2}.*)?$/, {
+      message: '$property must be YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or an ISO 8601 datetime with offset',
+    }),
+  );
+}
+
+/** Required even though the class default is optional: validate when present, service checks presence. */
+export const Present = (): PropertyDecorator => ValidateIf(() => true);
+
+/** Adds `custom_1..custom_<count>` mixed fields to a DTO class. */
+export function customFieldsDto(count: number): ClassDecorator {
+  return (target) => {
+    for (let i = 1; i <= count; i++) MixedField()(target.prototype as object, `custom_${i}`);
+  };
+}

@@ -1,0 +1,62 @@
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
+import { ApiError } from 'src/core/envelope/api-error';
+
+type DtoClass<T> = new () => T;
+
+export interface BodyRules {
+  /** Fields the resource returns but never accepts: named as read-only in the 400. */
+  readOnly?: readonly string[];
+  /** An empty object is refused ("No data"), as on creates. */
+  requireData?: boolean;
+  /** Payload reference fields accepted beside the DTO's own (`customer_token`, ...). */
+  extraAllowed?: readonly string[];
+}
+
+const allowedCache = new Map<DtoClass<object>, Set<string>>();
+
+function allowedFields(dto: DtoClass<object>): Set<string> {
+  let allowed = allowedCache.get(dto);
+  if (!allowed) {
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+    allowed = new Set(metadata.map((m) => m.propertyName));
+    allowedCache.set(dto, allowed);
+  }
+  return allowed;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates a write body against its DTO: unknown and read-only fields are refused by
+ * name, then every field's type and format; the first problems are listed in one 400.
+ */
+export function validateBody<T extends object>(dto: DtoClass<T>, body: unknown, rules: BodyRules = {}): T {
+  if (body === undefined || body === null || body === '') body = {};
+  if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
+  if (rules.requireData && Object.keys(body).length === 0) {
+    throw ApiError.badRequest('A required parameter was missing: No data.');
+  }
+  const allowed = allowedFields(dto);
+  const extra = new Set(rules.extraAllowed ?? []);
+  const readOnly = new Set(rules.readOnly ?? []);
+  const refused = Object.keys(body).filter((key) => !allowed.has(key) && !extra.has(key));
+  if (refused.length > 0) {
+    const named = refused.map((key) => (readOnly.has(key) ? `"${key}" is read-only` : `"${key}" is not a known field`));
+    throw ApiError.badRequest(`Invalid field${refused.length > 1 ? 's' : ''}: ${named.join('; ')}.`);
+  }
+  const instance = plainToInstance(dto, body);
+  const errors = validateSync(instance, { skipMissingProperties: false, forbidUnknownValues: false });
+  if (errors.length > 0) throw ApiError.badRequest(describe(errors));
+  return instance;
+}
+
+function describe(errors: ValidationError[]): string {
+  const parts = errors.slice(0, 5).map((e) => {
+    const constraint = Object.values(e.constraints ?? {})[0] ?? 'is invalid';
+    return `Invalid field "${e.property}": ${constraint}.`;
+  });
+  return parts.join(' ');
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CustomerActions } from './customer-actions';
+import { CustomerExtensions } from './customer-figures';
+import { CustomerPresenter } from './customer.presenter';
+import { CustomersController } from './customers.controller';
+import { CustomersService } from './customers.service';
+
+@Module({
+  controllers: [CustomersController],
+  providers: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerActions],
+  exports: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerActions],
+})
+export class CustomersModule {}

@@ -1,0 +1,273 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { assertUsernameFree, generatedUsername } from 'src/contacts/contact-writer';
+import { presentStoredContact } from 'src/contacts/contact.presenter';
+import { Contact } from 'src/contacts/entities/contact.entity';
+import { Clock } from 'src/core/clock/clock';
+import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
+import { EventRecorder } from 'src/core/events/event-recorder';
+import { applyListQuery, applyWhere } from 'src/core/query';
+import { assertExternalKeyFree } from 'src/core/refs/external-key';
+import { findByPathRef, RefTarget } from 'src/core/refs/ref-resolver';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { ReferenceService } from 'src/reference/reference.service';
+import { CustomerExtensions } from './customer-figures';
+import { CustomerPresenter, CustomerWithSuperuser } from './customer.presenter';
+import { CUSTOMER_QUERY_FIELDS } from './customer.query-fields';
+import { CreateCustomerDto } from './dto/create-customer.dto';
+import { CustomerFieldsDto } from './dto/customer-fields.dto';
+import { UpdateCustomerDto } from './dto/update-customer.dto';
+import { Customer } from './entities/customer.entity';
+
+export const CUSTOMER_REF: RefTarget<Customer> = { entity: Customer, idColumn: 'customer_id', resource: 'customer' };
+
+/** `superuser_*` field -> main contact column. */
+const SUPERUSER_FIELDS = {
+  superuser_email: 'email',
+  superuser_name: 'name',
+  superuser_first_name: 'first_name',
+  superuser_last_name: 'last_name',
+  superuser_phone: 'phone',
+} as const;
+
+/** Customer fields that are not plain columns of the customer row. */
+const NOT_COLUMNS = new Set([...Object.keys(SUPERUSER_FIELDS), 'superuser_username', 'superuser_id']);
+
+@Injectable()
+export class CustomersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly events: EventRecorder,
+    private readonly revisions: RevisionService,
+    private readonly reference: ReferenceService,
+    private readonly presenter: CustomerPresenter,
+    private readonly extensions: CustomerExtensions,
+    private readonly wire: WireFormat,
+  ) {}
+
+  async create(ctx: RequestContext, dto: CreateCustomerDto): Promise<number> {
+    this.assertReferences(dto);
+    return this.uow.run(async (tx) => {
+      const m = tx.manager;
+      await assertExternalKeyFree(m, Customer, 'customer_id', dto.external_key, 'customer');
+      if (dto.parent_customer_id) await this.assertParentExists(m, dto.parent_customer_id, null);
+      const now = this.clock.now();
+      const inserted = await m.insert(Customer, {
+        ...this.columnsOf(dto),
+        ...newRecordStamps(ctx, now),
+        customer_status_str: 'active-current',
+      });
+      const customerId = (inserted.identifiers[0] as { customer_id: number }).customer_id;
+
+      let superuser: Contact | null = null;
+      if (this.hasSuperuserFields(dto)) {
+        superuser = await this.createMainContact(tx, ctx, customerId, dto, now);
+      }
+      await this.revisions.record(tx, ctx, 'customer', customerId, 'Customer created');
+      await this.recordCustomerEvent(tx, ctx, customerId, 'insert', false);
+      if (superuser) {
+        await this.events.record(tx, ctx, {
+          contextStr: 'user',
+          contextId: superuser.user_id,
+          event: 'insert',
+          data: { user: await this.presentContactById(m, superuser.user_id), the_users_password: null },
+        });
+      }
+      return customerId;
+    });
+  }
+
+  async update(ctx: RequestContext, ref: string, dto: UpdateCustomerDto): Promise<number> {
+    this.assertReferences(dto);
+    return this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const customer = await findByPathRef(m, CUSTOMER_REF, ref);
+      const id = customer.customer_id;
+      await assertExternalKeyFree(m, Customer, 'customer_id', dto.external_key, 'customer', id);
+      if (dto.parent_customer_id !== undefined && dto.parent_customer_id !== customer.parent_customer_id) {
+        if (customer.parent_customer_id !== null) {
+          await this.extensions.assertParentMayChange(m, id, customer.parent_customer_id);
+        }
+        if (dto.parent_customer_id !== null) await this.assertParentExists(m, dto.parent_customer_id, id);
+      }
+      const now = this.clock.now();
+      const superuserChanged = dto.superuser_id !== undefined && dto.superuser_id !== customer.superuser_id;
+      if (dto.superuser_id !== undefined) await this.assertOwnContact(m, id, dto.superuser_id);
+
+      await m.update(Customer, id, {
+        ...this.columnsOf(dto),
+        ...(dto.superuser_id !== undefined ? { superuser_id: dto.superuser_id } : {}),
+        ...modStamps(ctx, now),
+      });
+      const superuserId = dto.superuser_id ?? customer.superuser_id;
+      if (this.hasSuperuserFields(dto)) {
+        if (superuserId === null) {
+          await this.createMainContact(tx, ctx, id, dto, now);
+        } else {
+          await m.update(Contact, superuserId, { ...this.superuserColumns(dto), ...modStamps(ctx, now) });
+        }
+      }
+      await this.revisions.record(tx, ctx, 'customer', id, 'Customer updated');
+      await this.recordCustomerEvent(tx, ctx, id, 'update', false);
+      if (superuserChanged) await this.recordCustomerEvent(tx, ctx, id, 'super', true);
+      return id;
+    });
+  }
+
+  async findOne(ref: string): Promise<Record<string, unknown>> {
+    const customer = await findByPathRef(this.dataSource.manager, CUSTOMER_REF, ref);
+    return this.presentById(this.dataSource.manager, customer.customer_id);
+  }
+
+  /** The customer's id for a path ref (404 when there is none). */
+  async idOf(ref: string): Promise<number> {
+    return (await findByPathRef(this.dataSource.manager, CUSTOMER_REF, ref)).customer_id;
+  }
+
+  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    const qb = this.baseQuery(this.dataSource.manager);
+    applyListQuery(qb, CUSTOMER_QUERY_FIELDS, query, {
+      timezone: this.wire.timezone,
+      defaultOrder: { expr: 'c.customer_id', dir: 'ASC' },
+    });
+    return this.presentMany(this.dataSource.manager, await qb.getMany());
+  }
+
+  async count(query: Record<string, unknown>): Promise<number> {
+    const qb = this.dataSource.manager.createQueryBuilder(Customer, 'c');
+    applyWhere(qb, CUSTOMER_QUERY_FIELDS, query.where, this.wire.timezone);
+    return qb.getCount();
+  }
+
+  /** The wire customer as it stands in this transaction (events, reads after writes). */
+  async presentById(manager: EntityManager, id: number): Promise<Record<string, unknown>> {
+    const row = await this.baseQuery(manager).where('c.customer_id = :id', { id }).getOne();
+    if (!row) throw ApiError.notFound('customer');
+    return (await this.presentMany(manager, [row]))[0];
+  }
+
+  /** Records a customer event with its `customer` and main-contact `user` data. */
+  async recordCustomerEvent(
+    tx: Tx,
+    ctx: RequestContext,
+    id: number,
+    event: string,
+    withUserId: boolean,
+  ): Promise<void> {
+    const customer = await this.presentById(tx.manager, id);
+    const superuserId = customer.superuser_id as number | null;
+    const user = superuserId ? await this.presentContactById(tx.manager, superuserId) : null;
+    const data = withUserId ? { user_id: null, customer, user } : { customer, user };
+    await this.events.record(tx, ctx, { contextStr: 'customer', contextId: id, event, data });
+  }
+
+  private baseQuery(manager: EntityManager): SelectQueryBuilder<CustomerWithSuperuser> {
+    return manager
+      .createQueryBuilder(Customer, 'c')
+      .leftJoinAndMapOne('c.superuser', Contact, 'su', 'su.user_id = c.superuser_id AND su.deleted_datetime IS NULL');
+  }
+
+  private async presentMany(manager: EntityManager, rows: CustomerWithSuperuser[]): Promise<Record<string, unknown>[]> {
+    const figures = await this.extensions.figuresFor(
+      manager,
+      rows.map((r) => r.customer_id),
+    );
+    return rows.map((row) => this.presenter.present(row, figures.get(row.customer_id)));
+  }
+
+  private presentContactById(manager: EntityManager, userId: number): Promise<Record<string, unknown> | null> {
+    return presentStoredContact(manager, userId, this.wire, this.reference);
+  }
+
+  private async createMainContact(
+    tx: Tx,
+    ctx: RequestContext,
+    customerId: number,
+    dto: CreateCustomerDto | UpdateCustomerDto,
+    now: Date,
+  ): Promise<Contact> {
+    const username = ('superuser_username' in dto && dto.superuser_username) || generatedUsername();
+    await assertUsernameFree(tx.manager, username);
+    const inserted = await tx.manager.insert(Contact, {
+      ...this.superuserColumns(dto),
+      customer_id: customerId,
+      username,
+      user_type_id: 1,
+      ...newRecordStamps(ctx, now),
+    });
+    const userId = (inserted.identifiers[0] as { user_id: number }).user_id;
+    await tx.manager.update(Customer, customerId, { superuser_id: userId });
+    await this.revisions.record(tx, ctx, 'user', userId, 'Contact created as main contact');
+    return await tx.manager.findOneOrFail(Contact, { where: { user_id: userId } });
+  }
+
+  private hasSuperuserFields(dto: CustomerFieldsDto & { superuser_username?: string }): boolean {
+    return (
+      Object.keys(SUPERUSER_FIELDS).some((f) => dto[f as keyof typeof SUPERUSER_FIELDS] !== undefined) ||
+      dto.superuser_username !== undefined
+    );
+  }
+
+  private superuserColumns(dto: CustomerFieldsDto): Partial<Contact> {
+    const columns: Record<string, unknown> = {};
+    for (const [field, column] of Object.entries(SUPERUSER_FIELDS)) {
+      const value = dto[field as keyof typeof SUPERUSER_FIELDS];
+      if (value !== undefined) columns[column] = value;
+    }
+    return columns as Partial<Contact>;
+  }
+
+  /** The DTO's plain customer columns (everything but the main-contact fields). */
+  private columnsOf(dto: CustomerFieldsDto): Partial<Customer> {
+    const columns: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(dto)) {
+      if (value !== undefined && !NOT_COLUMNS.has(key)) columns[key] = value;
+    }
+    return columns as Partial<Customer>;
+  }
+
+  private assertReferences(dto: CreateCustomerDto | UpdateCustomerDto): void {
+    this.reference.assertExists('language_id', dto.language_id);
+    this.reference.assertExists('class_id', dto.class_id);
+    this.reference.assertExists('admin_id', dto.admin_id);
+    this.reference.assertExists('terms_id', dto.terms_id);
+    if ('currency_id' in dto) this.reference.assertExists('currency_id', dto.currency_id);
+    if ('brand_id' in dto) this.reference.assertExists('brand_id', dto.brand_id);
+  }
+
+  /** The parent must exist and must not be the customer itself or one of its descendants. */
+  private async assertParentExists(m: EntityManager, parentId: number, customerId: number | null): Promise<void> {
+    let cursor: number | null = parentId;
+    for (let depth = 0; cursor !== null; depth++) {
+      if (cursor === customerId || depth > 50) {
+        throw ApiError.badRequest('Field "parent_customer_id": a customer cannot be its own ancestor.');
+      }
+      const row: Customer | null = await m.findOne(Customer, {
+        where: { customer_id: cursor },
+        select: { customer_id: true, parent_customer_id: true },
+      });
+      if (!row) {
+        if (cursor === parentId)
+          throw ApiError.badRequest(`Field "parent_customer_id": no customer with id ${parentId} exists.`);
+        break;
+      }
+      cursor = row.parent_customer_id;
+    }
+  }
+
+  private async assertOwnContact(m: EntityManager, customerId: number, userId: number): Promise<void> {
+    const contact = await m.findOne(Contact, {
+      where: { user_id: userId },
+      select: { user_id: true, customer_id: true },
+    });
+    if (!contact || contact.customer_id !== customerId) {
+      throw ApiError.badRequest(`Field "superuser_id": contact ${userId} is not a contact of this customer.`);
+    }
+  }
+}

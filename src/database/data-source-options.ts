@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { DbConfig } from 'src/config/app-config';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+/** The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). */
+export function buildDataSourceOptions(db: DbConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: db.migrationsRun,
+    synchronize: false,
+    logging: false,
+  } as const;
+  if (db.type === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      host: db.host,
+      port: db.port,
+      username: db.user,
+      password: db.password,
+      database: db.name,
+      // Store and read datetimes as UTC regardless of the server's zone.
+      timezone: 'Z',
+      charset: 'utf8mb4_unicode_ci',
+      // DECIMALs arrive as strings: never through a JS float.
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      extra: { connectionLimit: 20, decimalNumbers: false },
+    };
+  }
+  if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: db.path,
+    // WAL lets readers proceed while the single writer commits.
+    prepareDatabase: (conn: { pragma(sql: string): unknown }) => {
+      conn.pragma('journal_mode = WAL');
+      conn.pragma('busy_timeout = 5000');
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { ApiCredential } from 'src/core/auth/api-credential.entity';
+import { DomainEvent } from 'src/core/events/domain-event.entity';
+import { Revision } from 'src/core/revisions/revision.entity';
+import { Customer } from 'src/customers/entities/customer.entity';
+import { Contact } from 'src/contacts/entities/contact.entity';
+import { LoginToken } from 'src/contacts/entities/login-token.entity';
+import { MailMessage } from 'src/mail/entities/mail-message.entity';
+import {
+  AccountClass,
+  Admin,
+  Brand,
+  Country,
+  Currency,
+  Language,
+  Tax,
+  Terms,
+  UserType,
+} from 'src/reference/entities/reference.entities';
+
+/** Every entity, listed once for the app and the CLI (no globs: works from src and dist). */
+export const ENTITIES = [
+  ApiCredential,
+  Revision,
+  DomainEvent,
+  MailMessage,
+  Currency,
+  Terms,
+  Country,
+  Brand,
+  AccountClass,
+  Admin,
+  Language,
+  UserType,
+  Tax,
+  Customer,
+  Contact,
+  LoginToken,
+];

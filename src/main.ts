@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+import { loadConfig, loadDotEnv } from './config/load-config';
+import { configureApp } from './configure-app';
+import { CredentialService } from './core/auth/credential.service';
+
+async function bootstrap(): Promise<void> {
+  loadDotEnv();
+  const config = loadConfig();
+  const app = await NestFactory.create(AppModule.forRoot(config), {
+    bodyParser: false,
+    logger: loggerLevels(config.logLevel),
+  });
+  configureApp(app);
+  app.enableShutdownHooks();
+  const generated = await app.get(CredentialService).bootstrap();
+  if (config.appRole === 'worker') {
+    await app.init();
+    Logger.log('Worker started (no HTTP)', 'Bootstrap');
+    return;
+  }
+  await app.listen(config.port);
+  Logger.log(`Billing API listening on ${config.publicUrl}/api/v3 (database: ${config.db.type})`, 'Bootstrap');
+  if (generated) {
+    // Printed once, on the first start of an empty database without API_USERNAME/API_PASSWORD.
+    process.stdout.write(
+      `\nAPI credential (save it, it is not shown again):\n  username: ${generated.username}\n  password: ${generated.password}\n  try: curl -u ${generated.username}:${generated.password} ${config.publicUrl}/api/v3/customer\n\n`,
+    );
+  }
+}
+
+function loggerLevels(level: string): Array<'error' | 'warn' | 'log' | 'debug' | 'verbose'> {
+  const order = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+  const index = { error: 0, warn: 1, info: 2, debug: 3, verbose: 4 }[level] ?? 2;
+  return order.slice(0, index + 1);
+}
+
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

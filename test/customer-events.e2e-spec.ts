@@ -1,0 +1,97 @@
+import { DomainEvent } from 'src/core/events/domain-event.entity';
+import { createTestApp, TestApp } from './support/test-app';
+
+describe('customer events in the outbox', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function eventsFor(contextStr: string, contextId: number): Promise<DomainEvent[]> {
+    return t.dataSource.getRepository(DomainEvent).find({
+      where: { context_str: contextStr, context_id: String(contextId) },
+      order: { domain_event_id: 'ASC' },
+    });
+  }
+
+  it('records customer insert with the customer and its main contact, and user insert', async () => {
+    const id = (
+      await t
+        .post('/api/v3/customer', { company: 'Evented', superuser_email: 'a@example.com', superuser_first_name: 'Ann' })
+        .expect(201)
+    ).body.response.id as number;
+    const [insert] = await eventsFor('customer', id);
+    expect(insert.event).toBe('insert');
+    expect(Object.keys(insert.data).sort()).toEqual(['customer', 'user']);
+    expect(insert.data.customer).toMatchObject({
+      customer_id: id,
+      company: 'Evented',
+      superuser_email: 'a@example.com',
+    });
+    expect(insert.data.user).toMatchObject({ email: 'a@example.com', first_name: 'Ann', customer_id: id });
+    expect(insert.suppress_webhooks).toBe(false);
+    const userId = (insert.data.customer as { superuser_id: number }).superuser_id;
+    const userEvents = await eventsFor('user', userId);
+    expect(userEvents.map((e) => e.event)).toEqual(['insert']);
+    expect(Object.keys(userEvents[0].data).sort()).toEqual(['the_users_password', 'user']);
+  });
+
+  it('records customer update, and super when the main contact changes', async () => {
+    const id = (
+      await t.post('/api/v3/customer', { company: 'Supers', superuser_email: 'first@example.com' }).expect(201)
+    ).body.response.id as number;
+    const second = (await t.post('/api/v3/user', { customer_id: id, email: 'second@example.com' }).expect(201)).body
+      .response.id as number;
+    await t.put(`/api/v3/customer/${id}`, { superuser_id: second }).expect(202);
+    const events = await eventsFor('customer', id);
+    expect(events.map((e) => e.event)).toEqual(['insert', 'join', 'update', 'super']);
+    const superEvent = events[3];
+    expect(Object.keys(superEvent.data).sort()).toEqual(['customer', 'user', 'user_id']);
+    expect(superEvent.data.user_id).toBeNull();
+    expect(superEvent.data.user).toMatchObject({ user_id: second, email: 'second@example.com' });
+    expect(superEvent.data.customer).toMatchObject({ superuser_id: second, superuser_email: 'second@example.com' });
+  });
+
+  it('refuses a main contact of another customer and writes nothing', async () => {
+    const a = (await t.post('/api/v3/customer', { company: 'A', superuser_email: 'a1@example.com' }).expect(201)).body
+      .response.id as number;
+    const b = (await t.post('/api/v3/customer', { company: 'B', superuser_email: 'b1@example.com' }).expect(201)).body
+      .response.id as number;
+    const bContact = (await t.get(`/api/v3/customer/${b}`)).body.response.superuser_id as number;
+    const before = await eventsFor('customer', a);
+    const res = await t.put(`/api/v3/customer/${a}`, { company: 'A changed', superuser_id: bContact }).expect(400);
+    expect(res.body.message).toContain('superuser_id');
+    expect((await t.get(`/api/v3/customer/${a}`)).body.response.company).toBe('A');
+    expect(await eventsFor('customer', a)).toHaveLength(before.length);
+  });
+
+  it('marks events of a request with _flag_webhooks=0 as suppressed', async () => {
+    const id = (await t.post('/api/v3/customer?_flag_webhooks=0', { company: 'Quiet' }).expect(201)).body.response
+      .id as number;
+    const [insert] = await eventsFor('customer', id);
+    expect(insert.suppress_webhooks).toBe(true);
+  });
+
+  it('stamps write and mod datetimes from the clock', async () => {
+    t.clock.set(new Date('2026-03-01T12:00:00Z'));
+    const id = (await t.post('/api/v3/customer', { company: 'Timed' }).expect(201)).body.response.id as number;
+    t.clock.set(new Date('2026-03-02T18:30:05Z'));
+    await t.put(`/api/v3/customer/${id}`, { company: 'Timed 2' }).expect(202);
+    const c = (await t.get(`/api/v3/customer/${id}`)).body.response;
+    expect(c.write_datetime).toBe('2026-03-01T06:00:00-06:00');
+    expect(c.mod_datetime).toBe('2026-03-02T12:30:05-06:00');
+    const after = await t
+      .get('/api/v3/customer/_count?where=mod_datetime:GT:2026-03-02 12:30:04,company:EQUALS:Timed 2')
+      .expect(200);
+    expect(after.body.response).toBe(1);
+    const exact = await t
+      .get('/api/v3/customer/_count?where=write_datetime:EQUALS:2026-03-01T06:00:00-06:00')
+      .expect(200);
+    expect(exact.body.response).toBe(1);
+    t.clock.reset();
+  });
+});

@@ -1,0 +1,235 @@
+import { createTestApp, TestApp } from './support/test-app';
+
+describe('customers', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function createCustomer(body: Record<string, unknown>): Promise<number> {
+    const res = await t.post('/api/v3/customer', body).expect(201);
+    return (res.body as { response: { id: number } }).response.id;
+  }
+
+  it('creates a customer with its main contact and reads it back in the recorded shape', async () => {
+    const res = await t
+      .post('/api/v3/customer', {
+        external_key: 'mycustomer_id',
+        company: 'Another Customer',
+        superuser_email: 'customer@example.com',
+        superuser_first_name: 'John',
+        superuser_last_name: 'Smith',
+        bill_addr1: '555 Main Street',
+        bill_addr2: 'Suite 86',
+        bill_state: 'Vermont',
+        bill_postcode: '05401',
+        bill_country: 'United States',
+        custom_1: '123456',
+      })
+      .expect(201);
+    expect(res.body).toEqual({
+      code: 201,
+      status: 'OK',
+      message: '',
+      details: {},
+      response: { id: expect.any(Number) },
+    });
+    const id = res.body.response.id as number;
+    expect(res.headers.location).toBe(`https://billing.example.test/api/v3/customer/${id}`);
+
+    const read = await t.get(`/api/v3/customer/${id}`).expect(200);
+    const c = read.body.response;
+    expect(c).toMatchObject({
+      customer_id: id,
+      external_key: 'mycustomer_id',
+      company: 'Another Customer',
+      bill_block: '555 Main Street\nSuite 86\nVermont 05401\nUnited States',
+      ship_block: '',
+      custom_1: '123456',
+      terms_id: 3,
+      terms_name: 'Net 30',
+      terms_days: 30,
+      currency_id: 1,
+      currency_symbol: '$',
+      currency_iso4217: 'USD',
+      display_as: 'Another Customer',
+      superuser_name: 'John Smith',
+      superuser_email: 'customer@example.com',
+      superuser_first_name: 'John',
+      superuser_last_name: 'Smith',
+      paid: 0,
+      total: 0,
+      balance: 0,
+      mrr: 0,
+      arr: 0,
+      customer_status_str: 'active-current',
+      customer_status_state: 'a',
+      no_taxes: false,
+      tags: [],
+      url_self: `https://billing.example.test/api/v3/customer/${id}`,
+    });
+    expect(c.superuser_id).toEqual(expect.any(Number));
+    expect(c.token).toMatch(/^[a-z0-9]{12}$/);
+    expect(c.write_datetime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[56]:00$/);
+  });
+
+  it('finds a customer by external key and by token in the path', async () => {
+    const id = await createCustomer({ company: 'Keyed', external_key: 'k-1' });
+    const byKey = await t.get('/api/v3/customer/external_key:k-1').expect(200);
+    expect(byKey.body.response.customer_id).toBe(id);
+    const byToken = await t.get(`/api/v3/customer/token:${byKey.body.response.token as string}`).expect(200);
+    expect(byToken.body.response.customer_id).toBe(id);
+  });
+
+  it('answers 404 for a missing customer by id, external key or token', async () => {
+    for (const ref of ['999999', 'external_key:nope', 'token:zzzzzzzzzzzz', 'abc']) {
+      const res = await t.get(`/api/v3/customer/${ref}`).expect(404);
+      expect(res.body).toEqual({
+        code: 404,
+        status: 'Error',
+        message: 'This customer does not exist.',
+        details: {},
+        response: false,
+      });
+    }
+  });
+
+  it('refuses an empty create, an unknown field, a read-only field, a wrong type and a duplicate external key', async () => {
+    const empty = await t.post('/api/v3/customer', {}).expect(400);
+    expect(empty.body.message).toBe('A required parameter was missing: No data.');
+    const unknown = await t.post('/api/v3/customer', { company: 'x', colour: 'red' }).expect(400);
+    expect(unknown.body.message).toContain('"colour" is not a known field');
+    const readOnly = await t.post('/api/v3/customer', { company: 'x', balance: 10 }).expect(400);
+    expect(readOnly.body.message).toContain('"balance" is read-only');
+    const wrongType = await t.post('/api/v3/customer', { company: 'x', no_taxes: 'maybe' }).expect(400);
+    expect(wrongType.body.message).toContain('no_taxes');
+    const badRef = await t.post('/api/v3/customer', { company: 'x', terms_id: 99 }).expect(400);
+    expect(badRef.body.message).toContain('terms_id');
+    await createCustomer({ company: 'dup', external_key: 'dup-key' });
+    const dup = await t.post('/api/v3/customer', { company: 'dup2', external_key: 'dup-key' }).expect(400);
+    expect(dup.body.message).toContain('external_key');
+    expect((await t.get('/api/v3/customer/_count?where=company:EQUALS:dup2').expect(200)).body.response).toBe(0);
+  });
+
+  it('answers 400 for invalid JSON', async () => {
+    const res = await t.http
+      .post('/api/v3/customer')
+      .set('Authorization', (await import('./support/test-app')).AUTH)
+      .set('Content-Type', 'application/json')
+      .send('{"company": ')
+      .expect(400);
+    expect(res.body).toMatchObject({ code: 400, status: 'Error', response: false });
+    expect(res.body.message).toContain('Invalid JSON');
+  });
+
+  it('updates a customer and its main contact, with 202 and Location', async () => {
+    const id = await createCustomer({
+      company: 'Test Customer',
+      superuser_first_name: 'Test',
+      superuser_last_name: 'Customer',
+    });
+    const res = await t
+      .put(`/api/v3/customer/${id}`, {
+        company: 'Updated Company Name',
+        superuser_email: 'newemail@example.com',
+        superuser_first_name: 'Todd',
+        bill_city: 'Mashpee',
+      })
+      .expect(202);
+    expect(res.body.response).toEqual({ id });
+    expect(res.headers.location).toBe(`https://billing.example.test/api/v3/customer/${id}`);
+    const c = (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response;
+    expect(c).toMatchObject({
+      company: 'Updated Company Name',
+      superuser_email: 'newemail@example.com',
+      superuser_name: 'Todd Customer',
+      bill_city: 'Mashpee',
+    });
+    const readOnlyOnUpdate = await t.put(`/api/v3/customer/${id}`, { currency_id: 2 }).expect(400);
+    expect(readOnlyOnUpdate.body.message).toContain('"currency_id" is read-only');
+  });
+
+  it('connects and disconnects a parent, refusing cycles and unknown parents', async () => {
+    const parent = await createCustomer({ company: 'Parent' });
+    const child = await createCustomer({ company: 'Child', parent_customer_id: parent });
+    expect((await t.get(`/api/v3/customer/${child}`)).body.response.parent_customer_id).toBe(parent);
+    const cycle = await t.put(`/api/v3/customer/${parent}`, { parent_customer_id: child }).expect(400);
+    expect(cycle.body.message).toContain('parent_customer_id');
+    await t.put(`/api/v3/customer/${child}`, { parent_customer_id: 987654 }).expect(400);
+    await t.put(`/api/v3/customer/${child}`, { parent_customer_id: null }).expect(202);
+    expect((await t.get(`/api/v3/customer/${child}`)).body.response.parent_customer_id).toBeNull();
+  });
+
+  it('lists with where, order, paging and counts', async () => {
+    for (const [company, state] of [
+      ['Q Alpha', 'VT'],
+      ['Q Beta', 'MA'],
+      ['Q Gamma', 'VT'],
+      ['Q Delta, Inc.', 'NY'],
+    ]) {
+      await createCustomer({ company, bill_state: state, custom_2: 'listing' });
+    }
+    const vt = await t
+      .get('/api/v3/customer?where=bill_state:EQUALS:VT,custom_2:EQUALS:listing&order=company:DESC')
+      .expect(200);
+    expect(vt.body.response.map((c: { company: string }) => c.company)).toEqual(['Q Gamma', 'Q Alpha']);
+    const escaped = await t.get('/api/v3/customer?where=company:EQUALS:Q Delta\\, Inc.').expect(200);
+    expect(escaped.body.response).toHaveLength(1);
+    const page = await t
+      .get('/api/v3/customer?where=custom_2:EQUALS:listing&order=company:ASC&offset=1&limit=2')
+      .expect(200);
+    expect(page.body.response.map((c: { company: string }) => c.company)).toEqual(['Q Beta', 'Q Delta, Inc.']);
+    const count = await t.get('/api/v3/customer/_count?where=custom_2:EQUALS:listing').expect(200);
+    expect(count.body.response).toBe(4);
+    const contains = await t.get('/api/v3/customer/_count?where=company:CONTAINS:amm').expect(200);
+    expect(contains.body.response).toBe(1);
+    const nulls = await t.get('/api/v3/customer/_count?where=custom_2:EQUALS:listing,ship_state:IS:NULL').expect(200);
+    expect(nulls.body.response).toBe(4);
+    const bySuperuserEmail = await t
+      .get('/api/v3/customer/_count?where=superuser_email:EQUALS:customer@example.com')
+      .expect(200);
+    expect(bySuperuserEmail.body.response).toBe(1);
+    const byState = await t
+      .get('/api/v3/customer/_count?where=customer_status_state:EQUALS:a,custom_2:EQUALS:listing')
+      .expect(200);
+    expect(byState.body.response).toBe(4);
+  });
+
+  it('refuses unknown where fields, unknown operators and a limit over 500', async () => {
+    expect((await t.get('/api/v3/customer?where=colour:EQUALS:red').expect(400)).body.message).toContain('colour');
+    expect((await t.get('/api/v3/customer?where=company:LIKE:x').expect(400)).body.message).toContain('LIKE');
+    expect((await t.get('/api/v3/customer?limit=501').expect(400)).body.message).toContain('limit');
+    await t.get('/api/v3/customer?limit=500&_dummy=1').expect(200);
+  });
+
+  it('records revisions with the end-customer context, newest first', async () => {
+    const id = await createCustomer({ company: 'Revised' });
+    await t
+      .put(`/api/v3/customer/${id}?on_behalf_addr=203.0.113.9&on_behalf_details=jane@example.com`, {
+        company: 'Revised 2',
+      })
+      .expect(202);
+    const res = await t.get(`/api/v3/customer/${id}/_revision?limit=1`).expect(200);
+    expect(res.body.response).toHaveLength(1);
+    expect(res.body.response[0]).toMatchObject({
+      context_str: 'customer',
+      context_id: id,
+      revision_note: 'Customer updated',
+      on_behalf_addr: '203.0.113.9',
+      on_behalf_details: 'jane@example.com',
+      integration_name: 'test-integration',
+    });
+    expect((await t.get(`/api/v3/customer/${id}/_revision`)).body.response).toHaveLength(2);
+    await t.get(`/api/v3/customer/${id}/_revision?limit=11`).expect(400);
+  });
+
+  it('answers unknown actions with 400 in both URL forms', async () => {
+    const id = await createCustomer({ company: 'Acting' });
+    expect((await t.post(`/api/v3/customer/${id}?action=fly`).expect(400)).body.message).toContain('fly');
+    expect((await t.post(`/api/v3/customer/${id}/_action/fly`).expect(400)).body.message).toContain('fly');
+  });
+});

@@ -1,0 +1,42 @@
+import { JobQueue } from 'src/core/jobs/job-queue';
+import { BullJobQueue } from 'src/core/jobs/bull-job-queue';
+import { createTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Runs only through `npm run test:redis` (REDIS_URL set): the Bull job driver and the
+ * shared Redis rate-limit counters.
+ */
+const redisUrl = process.env.REDIS_URL;
+if (!redisUrl) throw new Error('test:redis needs REDIS_URL, e.g. redis://127.0.0.1:6379');
+
+describe('with Redis', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ REDIS_URL: redisUrl, RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('uses the Bull job driver and runs jobs through Redis', async () => {
+    const queue = t.app.get(JobQueue);
+    expect(queue).toBeInstanceOf(BullJobQueue);
+    const seen: unknown[] = [];
+    queue.register('redis-test', (payload) => {
+      seen.push(payload);
+      return Promise.resolve();
+    });
+    await queue.enqueue('redis-test', { n: 1 });
+    await queue.enqueue('redis-test', { n: 2 }, { delayMs: 100 });
+    await queue.drain();
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('keeps the rate-limit counter in Redis and answers 429 past it', async () => {
+    for (let i = 0; i < 3; i++) await t.get('/api/v3/terms').expect(200);
+    const res = await t.get('/api/v3/customer').expect(429);
+    expect(res.body.message).toContain('Rate limit exceeded');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});

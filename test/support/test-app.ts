@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { AppModule } from 'src/app.module';
+import { AppConfig } from 'src/config/app-config';
+import { loadConfig } from 'src/config/load-config';
+import { configureApp } from 'src/configure-app';
+import { CredentialService } from 'src/core/auth/credential.service';
+import { Clock } from 'src/core/clock/clock';
+import { JobQueue } from 'src/core/jobs/job-queue';
+
+export const API_USER = 'test-integration';
+export const API_PASS = 'test-secret-0123456789';
+export const AUTH = `Basic ${Buffer.from(`${API_USER}:${API_PASS}`).toString('base64')}`;
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  dataSource: DataSource;
+  clock: Clock;
+  /** Raw supertest agent (no credentials). */
+  http: TestAgent;
+  get(path: string): request.Test;
+  post(path: string, body?: unknown): request.Test;
+  put(path: string, body?: unknown): request.Test;
+  del(path: string): request.Test;
+  /** Waits for background jobs to finish. */
+  drainJobs(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh app on a fresh database per test file: SQLite in memory by default, or a
+ * scratch MariaDB/MySQL database when DB_TYPE=mysql (dropped on close).
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dbType = process.env.DB_TYPE ?? 'sqlite';
+  // A unique name also keeps Redis keys (queues, rate-limit counters) apart between runs.
+  const dbName = `billing_t_${randomBytes(5).toString('hex')}`;
+  const scratchDb = dbType === 'mysql' ? dbName : undefined;
+  const config = loadConfig({
+    ...process.env,
+    DB_PATH: ':memory:',
+    DB_NAME: dbName,
+    API_USERNAME: API_USER,
+    API_PASSWORD: API_PASS,
+    RATE_LIMIT_PER_MINUTE: '0',
+    PUBLIC_URL: 'https://billing.example.test',
+    LOG_LEVEL: 'error',
+    ...env,
+  });
+  if (scratchDb)
+    await mysqlAdmin(config, `CREATE DATABASE \`${scratchDb}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error'] });
+  configureApp(app);
+  await app.init();
+  await app.get(CredentialService).bootstrap();
+  const http = request(app.getHttpServer() as Parameters<typeof request>[0]);
+  const jobs = app.get(JobQueue);
+
+  return {
+    app,
+    config,
+    dataSource: app.get(DataSource),
+    clock: app.get(Clock),
+    http,
+    get: (path) => http.get(path).set('Authorization', AUTH),
+    post: (path, body) =>
+      http
+        .post(path)
+        .set('Authorization', AUTH)
+        .send(body as object),
+    put: (path, body) =>
+      http
+        .put(path)
+        .set('Authorization', AUTH)
+        .send(body as object),
+    del: (path) => http.delete(path).set('Authorization', AUTH),
+    drainJobs: () => jobs.drain(),
+    close: async () => {
+      await jobs.drain();
+      await app.close();
+      if (scratchDb) await mysqlAdmin(config, `DROP DATABASE IF EXISTS \`${scratchDb}\``);
+    },
+  };
+}
+
+async function mysqlAdmin(config: AppConfig, sql: string): Promise<void> {
+  const connection = await createConnection({
+    host: config.db.host,
+    port: config.db.port,
+    user: config.db.user,
+    password: config.db.password,
+  });
+  try {
+    await connection.query(sql);
+  } finally {
+    await connection.end();
+  }
+}
