@@ -1,141 +1,37 @@
-import { DefaultNamingStrategy, MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import {
+  boolean,
+  createTables,
+  customColumns,
+  customIndices,
+  datetime,
+  decimal,
+  deletableRecordColumns,
+  deletableRecordIndices,
+  dropTables,
+  fixedId,
+  generatedId,
+  int,
+  single,
+  TableSpec,
+  text,
+  varchar,
+} from './schema-builders';
 
 /**
- * The initial schema: every table of the entities as of this migration.
- *
- * Written only with the QueryRunner / Table API (no DDL strings) so the same code runs on
- * better-sqlite3 and MySQL/MariaDB. Portable spellings are chosen so both drivers read the
- * result back exactly as the entity metadata describes it:
- * - integers are `integer` (SQLite needs it for `PRIMARY KEY AUTOINCREMENT`; MySQL reads it back as `int`);
- * - booleans are `boolean` (MySQL stores `tinyint(1)`), JSON is `text` (what `simple-json` maps to);
- * - `@Index({ unique: true })` is a unique TableIndex (a UNIQUE INDEX on both drivers, never a UNIQUE constraint);
- * - the soft-delete column gets the precision TypeORM gives a @DeleteDateColumn on the driver (see `up`).
- *
- * Index names are TypeORM's default names (`IDX_` + sha1 of `<table>_<sorted columns>`), computed
- * with a fixed DefaultNamingStrategy so this migration never changes with the app's configuration.
- * `npm run migration:check` proves the result equals the entities on both databases.
+ * The initial schema: every table of the entities as of this migration, built with the
+ * portable table definitions of `schema-builders.ts` (one migration for SQLite and MySQL).
  */
 export class InitialSchema1763800000000 implements MigrationInterface {
   name = 'InitialSchema1763800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    // TypeORM gives a @DeleteDateColumn the driver's default precision (MySQL: datetime(6); SQLite: none).
-    const deleteDatePrecision = queryRunner.connection.driver.mappedDataTypes.deleteDatePrecision;
-    for (const table of TABLES) {
-      await queryRunner.createTable(
-        new Table({
-          name: table.name,
-          columns: table.columns.map((column) =>
-            column.name === DELETE_DATE_COLUMN ? { ...column, precision: deleteDatePrecision } : column,
-          ),
-          indices: table.indices.map(
-            (index) =>
-              new TableIndex({
-                name: NAMING.indexName(table.name, index.columns),
-                columnNames: index.columns,
-                isUnique: index.unique ?? false,
-              }),
-          ),
-        }),
-      );
-    }
+    await createTables(queryRunner, TABLES);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of [...TABLES].reverse()) {
-      await queryRunner.dropTable(table.name, false, false, true);
-    }
+    await dropTables(queryRunner, TABLES);
   }
-}
-
-const NAMING = new DefaultNamingStrategy();
-
-/** The soft-delete column of DeletableRecord. */
-const DELETE_DATE_COLUMN = 'deleted_datetime';
-
-interface IndexSpec {
-  columns: string[];
-  unique?: boolean;
-}
-
-interface TableSpec {
-  name: string;
-  columns: TableColumnOptions[];
-  indices: IndexSpec[];
-}
-
-type ColumnOptions = { nullable?: boolean };
-
-function generatedId(name: string): TableColumnOptions {
-  return { name, type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' };
-}
-
-function fixedId(name: string): TableColumnOptions {
-  return { name, type: 'integer', isPrimary: true };
-}
-
-function int(name: string, options: ColumnOptions & { default?: number } = {}): TableColumnOptions {
-  return { name, type: 'integer', isNullable: options.nullable ?? false, default: options.default };
-}
-
-function varchar(name: string, length: number, options: ColumnOptions & { default?: string } = {}): TableColumnOptions {
-  return {
-    name,
-    type: 'varchar',
-    length: String(length),
-    isNullable: options.nullable ?? false,
-    default: options.default === undefined ? undefined : `'${options.default}'`,
-  };
-}
-
-function datetime(name: string, options: ColumnOptions = {}): TableColumnOptions {
-  return { name, type: 'datetime', isNullable: options.nullable ?? false };
-}
-
-function text(name: string, options: ColumnOptions = {}): TableColumnOptions {
-  return { name, type: 'text', isNullable: options.nullable ?? false };
-}
-
-function boolean(name: string, defaultValue: boolean): TableColumnOptions {
-  return { name, type: 'boolean', isNullable: false, default: defaultValue ? '1' : '0' };
-}
-
-function decimal(name: string, precision: number, scale: number): TableColumnOptions {
-  return { name, type: 'decimal', precision, scale, isNullable: false };
-}
-
-/** token, external_key, write/mod stamps and the soft-delete column (DeletableRecord). */
-function deletableRecordColumns(): TableColumnOptions[] {
-  return [
-    varchar('token', 12),
-    varchar('external_key', 255, { nullable: true }),
-    datetime('write_datetime'),
-    varchar('write_ipaddr', 45, { nullable: true }),
-    datetime('mod_datetime'),
-    varchar('mod_ipaddr', 45, { nullable: true }),
-    datetime(DELETE_DATE_COLUMN, { nullable: true }),
-  ];
-}
-
-function deletableRecordIndices(): IndexSpec[] {
-  return [
-    { columns: ['token'], unique: true },
-    { columns: ['external_key'], unique: true },
-    { columns: ['write_datetime'] },
-    { columns: ['mod_datetime'] },
-  ];
-}
-
-function customColumns(count: number): TableColumnOptions[] {
-  return Array.from({ length: count }, (_, i) => varchar(`custom_${i + 1}`, 255, { nullable: true }));
-}
-
-function customIndices(count: number): IndexSpec[] {
-  return Array.from({ length: count }, (_, i) => ({ columns: [`custom_${i + 1}`] }));
-}
-
-function single(...columns: string[]): IndexSpec[] {
-  return columns.map((column) => ({ columns: [column] }));
 }
 
 /** In creation order; `down` drops them in reverse. */
