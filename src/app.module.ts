@@ -9,6 +9,7 @@ import { JobsModule } from './core/jobs/jobs.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { MailModule } from './mail/mail.module';
+import { PaymethodsModule } from './paymethods/paymethods.module';
 import { ReferenceModule } from './reference/reference.module';
 
 @Module({})
@@ -26,6 +27,7 @@ export class AppModule {
         CustomersModule,
         ContactsModule,
         BulkModule,
+        PaymethodsModule,
       ],
     };
   }

@@ -5,6 +5,11 @@ import { Customer } from 'src/customers/entities/customer.entity';
 import { Contact } from 'src/contacts/entities/contact.entity';
 import { LoginToken } from 'src/contacts/entities/login-token.entity';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
+import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
+import { CreditCard } from 'src/paymethods/entities/credit-card.entity';
+import { TokenizedPaymethod } from 'src/paymethods/entities/tokenized-paymethod.entity';
+import { TransactionApplied } from 'src/transactions/entities/transaction-applied.entity';
+import { Transaction } from 'src/transactions/entities/transaction.entity';
 import {
   AccountClass,
   Admin,
@@ -35,4 +40,9 @@ export const ENTITIES = [
   Customer,
   Contact,
   LoginToken,
+  CreditCard,
+  AchAccount,
+  TokenizedPaymethod,
+  Transaction,
+  TransactionApplied,
 ];

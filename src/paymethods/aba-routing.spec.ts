@@ -1,0 +1,20 @@
+import { isValidAbaRouting, isValidBankAccountNumber, maskBankAccount } from './aba-routing';
+
+describe('ABA routing numbers', () => {
+  it.each([
+    ['110000000', true],
+    ['021000021', true],
+    ['011401533', true],
+    ['110000001', false],
+    ['12345678', false],
+    ['12345678a', false],
+  ])('%s -> %s', (routing, ok) => {
+    expect(isValidAbaRouting(routing)).toBe(ok);
+  });
+
+  it('checks account numbers and masks them', () => {
+    expect(isValidBankAccountNumber('000111111116')).toBe(true);
+    expect(isValidBankAccountNumber('12a4')).toBe(false);
+    expect(maskBankAccount('000111111116')).toBe('xxxxxxxx1116');
+  });
+});

@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { Clock } from 'src/core/clock/clock';
+import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
+import { applyListQuery, applyWhere } from 'src/core/query';
+import { assertExternalKeyFree } from 'src/core/refs/external-key';
+import { findByPathRef, RefTarget } from 'src/core/refs/ref-resolver';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { Customer } from 'src/customers/entities/customer.entity';
+import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { PaymentGateway } from 'src/payments/payment-gateway';
+import { CheckedCard, checkCard, isCardExpired } from './card-input';
+import { CardFieldsDto, CreateCreditCardDto } from './dto/card-fields.dto';
+import { CreditCard } from './entities/credit-card.entity';
+import { requireCustomer } from './paymethod-owner';
+import { PaymethodPresenter } from './paymethod.presenter';
+import { CARD_QUERY_FIELDS } from './paymethod.query-fields';
+
+export const CARD_REF: RefTarget<CreditCard> = {
+  entity: CreditCard,
+  idColumn: 'creditcard_id',
+  resource: 'creditcard',
+};
+
+/** Card details kept beside the number (which is never stored). */
+type CardExtras = Pick<CardFieldsDto, 'name' | 'address' | 'city' | 'state' | 'postcode' | 'country'> & {
+  external_key?: string | null;
+};
+
+@Injectable()
+export class CreditCardsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly revisions: RevisionService,
+    private readonly gateway: PaymentGateway,
+    private readonly presenter: PaymethodPresenter,
+    private readonly wire: WireFormat,
+  ) {}
+
+  async create(ctx: RequestContext, dto: CreateCreditCardDto, body: Record<string, unknown>): Promise<number> {
+    const card = checkCard(dto);
+    if (isCardExpired(card.expYear, card.expMonth, this.clock.now())) {
+      throw ApiError.badRequest('Field "expdate_year": the card has expired.');
+    }
+    const gatewayToken = await this.gateway.tokenizeCard(card);
+    return this.uow.run(async (tx) => {
+      const customerId = await requireCustomer(tx.manager, body);
+      return this.store(tx, ctx, customerId, card, gatewayToken, dto);
+    });
+  }
+
+  /**
+   * Stores a checked card for a customer; the same brand, last four digits and expiry
+   * again updates the stored one. Also used for new cards sent with a payment.
+   */
+  async store(
+    tx: Tx,
+    ctx: RequestContext,
+    customerId: number,
+    card: CheckedCard,
+    gatewayToken: string,
+    extras: CardExtras,
+  ): Promise<number> {
+    const m = tx.manager;
+    const now = this.clock.now();
+    const details = {
+      name: extras.name,
+      address: extras.address,
+      city: extras.city,
+      state: extras.state,
+      postcode: extras.postcode,
+      country: extras.country,
+    };
+    const existing = await m.findOne(CreditCard, {
+      where: {
+        customer_id: customerId,
+        type: card.brand,
+        last4: card.last4,
+        expdate_year: card.expYear,
+        expdate_month: card.expMonth,
+        deleted_datetime: IsNull(),
+      },
+    });
+    if (existing) {
+      await assertExternalKeyFree(
+        m,
+        CreditCard,
+        'creditcard_id',
+        extras.external_key,
+        'creditcard',
+        existing.creditcard_id,
+      );
+      await m.update(CreditCard, existing.creditcard_id, {
+        ...withoutUndefined({ ...details, external_key: extras.external_key }),
+        gateway_token: gatewayToken,
+        ...modStamps(ctx, now),
+      });
+      await this.revisions.record(tx, ctx, 'creditcard', existing.creditcard_id, 'Credit card updated');
+      return existing.creditcard_id;
+    }
+    await assertExternalKeyFree(m, CreditCard, 'creditcard_id', extras.external_key, 'creditcard');
+    const inserted = await m.insert(CreditCard, {
+      ...withoutUndefined(details),
+      external_key: extras.external_key ?? null,
+      customer_id: customerId,
+      type: card.brand,
+      last4: card.last4,
+      expdate_year: card.expYear,
+      expdate_month: card.expMonth,
+      gateway_token: gatewayToken,
+      ...newRecordStamps(ctx, now),
+    });
+    const id = (inserted.identifiers[0] as { creditcard_id: number }).creditcard_id;
+    await this.revisions.record(tx, ctx, 'creditcard', id, 'Credit card added');
+    return id;
+  }
+
+  async findOne(ref: string): Promise<Record<string, unknown>> {
+    return this.presenter.card(await findByPathRef(this.dataSource.manager, CARD_REF, ref));
+  }
+
+  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    const qb = this.dataSource.manager.createQueryBuilder(CreditCard, 'pm');
+    applyListQuery(qb, CARD_QUERY_FIELDS, query, {
+      timezone: this.wire.timezone,
+      defaultOrder: { expr: 'pm.creditcard_id', dir: 'ASC' },
+    });
+    return (await qb.getMany()).map((c) => this.presenter.card(c));
+  }
+
+  async count(query: Record<string, unknown>): Promise<number> {
+    const qb = this.dataSource.manager.createQueryBuilder(CreditCard, 'pm');
+    return applyWhere(qb, CARD_QUERY_FIELDS, query.where, this.wire.timezone).getCount();
+  }
+
+  async remove(ctx: RequestContext, ref: string): Promise<true> {
+    await this.uow.run(async (tx) => {
+      const card = await findByPathRef(tx.manager, CARD_REF, ref);
+      await tx.manager.softDelete(CreditCard, card.creditcard_id);
+      // A deleted card can no longer be the customer's default.
+      await tx.manager.update(
+        Customer,
+        { customer_id: card.customer_id, default_creditcard_id: card.creditcard_id },
+        { default_creditcard_id: null, default_paymethod: null },
+      );
+      await this.revisions.record(tx, ctx, 'creditcard', card.creditcard_id, 'Credit card deleted');
+    });
+    return true;
+  }
+
+  /** The customer's card, for paying or setting the default; 400 naming the field otherwise. */
+  async ownedCard(m: EntityManager, customerId: number, id: number, field = 'creditcard_id'): Promise<CreditCard> {
+    const card = await m.findOne(CreditCard, { where: { creditcard_id: id } });
+    if (!card || card.customer_id !== customerId) {
+      throw ApiError.badRequest(`Field "${field}": customer ${customerId} has no credit card with id ${id}.`);
+    }
+    return card;
+  }
+}
+
+function withoutUndefined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

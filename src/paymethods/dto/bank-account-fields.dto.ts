@@ -1,0 +1,42 @@
+import { Transform } from 'class-transformer';
+import { IsString, MaxLength, ValidateIf } from 'class-validator';
+import { EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
+
+const digitsText = Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value));
+
+export const BANK_ACCOUNT_TYPES = ['chec', 'savi', 'busi'] as const;
+
+/** A bank account as sent on POST /ach and inside a payment's `paymethods`. */
+export class BankAccountFieldsDto {
+  @EnumField(BANK_ACCOUNT_TYPES) type?: string;
+
+  @ValidateIf((_o: object, v: unknown) => v !== undefined)
+  @digitsText
+  @IsString({ message: '$property must be a string of digits' })
+  @MaxLength(32)
+  number?: string;
+
+  @ValidateIf((_o: object, v: unknown) => v !== undefined)
+  @digitsText
+  @IsString({ message: '$property must be a string of 9 digits' })
+  @MaxLength(16)
+  routing?: string;
+
+  @StrField() name?: string | null;
+  @StrField() bank?: string | null;
+}
+
+/** POST /ach. */
+export class CreateBankAccountDto extends BankAccountFieldsDto {
+  @IntField() customer_id?: number;
+  @StrField() external_key?: string | null;
+}
+
+export const BANK_ACCOUNT_READ_ONLY = [
+  'ach_id',
+  'token',
+  'write_datetime',
+  'write_ipaddr',
+  'mask_number',
+  'type_name',
+] as const;

@@ -1,0 +1,50 @@
+import { Transform } from 'class-transformer';
+import { IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IntField, StrField } from 'src/core/validation/field-decorators';
+
+/** Numbers sent as JSON numbers are taken as their digits (never logged or echoed). */
+const digitsText = Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value));
+
+/** A card as sent on POST /creditcard and inside a payment's `paymethods`. */
+export class CardFieldsDto {
+  @ValidateIf((_o: object, v: unknown) => v !== undefined)
+  @digitsText
+  @IsString({ message: '$property must be a string of digits' })
+  @MaxLength(32)
+  number?: string;
+
+  @IntField({ nullable: false }) expdate_year?: number;
+  @IntField({ nullable: false }) expdate_month?: number;
+  @StrField(7, false) expdate?: string;
+
+  @ValidateIf((_o: object, v: unknown) => v !== undefined)
+  @digitsText
+  @IsString({ message: '$property must be a string of digits' })
+  @MaxLength(8)
+  cvv?: string;
+
+  @StrField() name?: string | null;
+  @StrField() address?: string | null;
+  @StrField(128) city?: string | null;
+  @StrField(128) state?: string | null;
+  @StrField(32) postcode?: string | null;
+  @StrField(128) country?: string | null;
+}
+
+/** POST /creditcard. */
+export class CreateCreditCardDto extends CardFieldsDto {
+  @IntField() customer_id?: number;
+  @StrField() external_key?: string | null;
+}
+
+/** Fields a card read returns but a write never takes. */
+export const CARD_READ_ONLY = [
+  'creditcard_id',
+  'type',
+  'token',
+  'write_datetime',
+  'write_ipaddr',
+  'mask_number',
+  'expdate_formatted',
+  'type_name',
+] as const;

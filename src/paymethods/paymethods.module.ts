@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { CustomersModule } from 'src/customers/customers.module';
+import { PaymentsModule } from 'src/payments/payments.module';
+import { BankAccountsService } from './bank-accounts.service';
+import { CreditCardsService } from './credit-cards.service';
+import { PaymethodPresenter } from './paymethod.presenter';
+import { BankAccountsController, CreditCardsController, TokenizedController } from './paymethods.controllers';
+import { SetPayMethodAction } from './set-paymethod.action';
+import { TokenizedService } from './tokenized.service';
+
+@Module({
+  imports: [CustomersModule, PaymentsModule],
+  controllers: [CreditCardsController, BankAccountsController, TokenizedController],
+  providers: [CreditCardsService, BankAccountsService, TokenizedService, PaymethodPresenter, SetPayMethodAction],
+  exports: [CreditCardsService, BankAccountsService, TokenizedService, PaymethodPresenter],
+})
+export class PaymethodsModule {}
