@@ -11,6 +11,7 @@ import { buildDataSourceOptions } from './database/data-source-options';
 import { MailModule } from './mail/mail.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
 import { ReferenceModule } from './reference/reference.module';
+import { TransactionsModule } from './transactions/transactions.module';
 
 @Module({})
 export class AppModule {
@@ -28,6 +29,7 @@ export class AppModule {
         ContactsModule,
         BulkModule,
         PaymethodsModule,
+        TransactionsModule,
       ],
     };
   }

@@ -1,0 +1,115 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DataSource, LessThanOrEqual } from 'typeorm';
+import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { Clock } from 'src/core/clock/clock';
+import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
+import { JobQueue } from 'src/core/jobs/job-queue';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { UnitOfWork } from 'src/database/unit-of-work';
+import { PaymentGateway } from 'src/payments/payment-gateway';
+import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
+import { TransactionApplied } from './entities/transaction-applied.entity';
+import { Transaction } from './entities/transaction.entity';
+import { InvoiceLedger } from './invoice-ledger';
+
+export const ACH_SETTLEMENT_JOB = 'payments.settle-ach';
+const EVERY_MS = 60_000;
+
+/**
+ * Settles pending bank payments whose settlement day (ACH_SETTLEMENT_DAYS business days
+ * after the charge) has come, by the Clock: Success, or Failed when the bank returns it
+ * (its applications stop counting, so the invoices reopen).
+ */
+@Injectable()
+export class AchSettlementJob implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('AchSettlement');
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly jobs: JobQueue,
+    private readonly gateway: PaymentGateway,
+    private readonly ledger: InvoiceLedger,
+    private readonly revisions: RevisionService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(ACH_SETTLEMENT_JOB, () => this.run().then(() => undefined));
+    if (this.config.appRole === 'api') return;
+    this.timer = setInterval(
+      () => void this.jobs.enqueue(ACH_SETTLEMENT_JOB, {}, { jobId: ACH_SETTLEMENT_JOB }),
+      EVERY_MS,
+    );
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Settles everything due as of the Clock's now; returns how many were settled. */
+  async run(): Promise<number> {
+    const due = await this.dataSource.manager.find(Transaction, {
+      where: { status_str: 'ok-pending', settle_after_datetime: LessThanOrEqual(this.clock.now()) },
+      order: { transaction_id: 'ASC' },
+    });
+    for (const t of due) {
+      try {
+        await this.settle(t);
+      } catch (error) {
+        this.logger.error(
+          `Settling transaction ${t.transaction_id} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+    return due.length;
+  }
+
+  private async settle(t: Transaction): Promise<void> {
+    const account = t.ach_id
+      ? await this.dataSource.manager.findOne(AchAccount, { where: { ach_id: t.ach_id }, withDeleted: true })
+      : null;
+    const result = await this.gateway.settle(
+      { kind: 'ach', gatewayToken: account?.gateway_token ?? '' },
+      t.gateway_transid ?? '',
+    );
+    const ok = result.outcome === 'success';
+    await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      // Only a still-pending row moves (a void in between wins).
+      const moved = await m.update(
+        Transaction,
+        { transaction_id: t.transaction_id, status_str: 'ok-pending' },
+        ok
+          ? { status_str: 'ok-successful', mod_datetime: this.clock.now() }
+          : {
+              status_str: 'fail-declined',
+              gateway_status: 0,
+              gateway_msg: result.message,
+              gateway_err_code: result.errCode,
+              gateway_err_detail: result.errDetail,
+              mod_datetime: this.clock.now(),
+            },
+      );
+      if (!moved.affected) return;
+      await this.revisions.record(
+        tx,
+        SYSTEM_CONTEXT,
+        'transaction',
+        t.transaction_id,
+        ok ? 'Bank payment settled' : 'Bank payment returned',
+      );
+      if (!ok) {
+        const applications = await m.find(TransactionApplied, { where: { transaction_id: t.transaction_id } });
+        await this.ledger.applicationsChanged(
+          tx,
+          SYSTEM_CONTEXT,
+          applications.map((a) => a.invoice_id),
+        );
+      }
+    });
+  }
+}

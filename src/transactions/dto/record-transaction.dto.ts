@@ -1,0 +1,50 @@
+import { Allow } from 'class-validator';
+import { customFieldsDto, DateInputField, EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
+
+/** POST /transaction: a credit memo or an offline payment (SPEC "Transaction"). */
+@customFieldsDto(5)
+export class RecordTransactionDto {
+  @IntField() customer_id?: number;
+  @IntField() gateway_id?: number | null;
+  @IntField({ min: 0, nullable: false }) gateway_status?: number;
+  @StrField() gateway_transid?: string | null;
+  @StrField(32, false) gateway_method?: string;
+  @StrField() gateway_msg?: string | null;
+  @StrField() external_key?: string | null;
+  @Allow() amount?: unknown;
+  @DateInputField() transaction_date?: string;
+  @DateInputField() transaction_datetime?: string;
+  @EnumField(['pay', 'ref', 'cre', 'spl']) transaction_type?: string;
+  @StrField(64) transaction_method?: string | null;
+  @StrField() transaction_detail?: string | null;
+  @StrField(65535) memo?: string | null;
+  @Allow() applied_to?: unknown;
+  @EnumField(['oldest_first', 'newest_first', 'best_fit']) auto_apply?: 'oldest_first' | 'newest_first' | 'best_fit';
+}
+
+/** Fields a transaction read returns but a write never takes. */
+export const TRANSACTION_READ_ONLY = [
+  'transaction_id',
+  'parent_transaction_id',
+  'transaction_batch_id',
+  'brand_id',
+  'gateway_type',
+  'gateway_nickname',
+  'gateway_err_code',
+  'gateway_err_detail',
+  'gateway_opts',
+  'token',
+  'currency_id',
+  'currency_iso4217',
+  'currency_symbol',
+  'fee',
+  'applied',
+  'unapplied',
+  'transaction_status_name',
+  'transaction_status_str',
+  'transaction_status_state',
+  'transaction_type_name',
+  'transaction_ipaddr',
+  'void_datetime',
+  'url_self',
+] as const;

@@ -1,0 +1,31 @@
+import { Allow } from 'class-validator';
+import { IntField, StrField } from 'src/core/validation/field-decorators';
+
+/** `action=decline`. */
+export class DeclineDto {
+  @StrField() gateway_msg?: string | null;
+  @IntField({ min: 0 }) gateway_err_code?: number | null;
+  @StrField() gateway_err_detail?: string | null;
+}
+
+/** `action=refund`: `amount` defaults to what is left to refund. */
+export class RefundDto {
+  @Allow() amount?: unknown;
+}
+
+/** `action=changeAppliedAmounts`. */
+export class ChangeAppliedDto {
+  @Allow() applied_to?: unknown;
+}
+
+/** `action=email`: every field overrides the default receipt. */
+export class EmailReceiptDto {
+  @StrField() email?: string;
+  @StrField() cc?: string;
+  @StrField() bcc?: string;
+  @StrField() subject?: string;
+  @StrField(65535) body?: string;
+  @StrField(65535) html?: string;
+  @StrField() from?: string;
+  @IntField() message_id?: number;
+}

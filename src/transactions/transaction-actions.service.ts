@@ -1,0 +1,294 @@
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Clock } from 'src/core/clock/clock';
+import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
+import { ZERO } from 'src/core/money/decimal';
+import { findByPathRef } from 'src/core/refs/ref-resolver';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { modStamps } from 'src/database/record-stamps';
+import { UnitOfWork } from 'src/database/unit-of-work';
+import { PaymentGateway } from 'src/payments/payment-gateway';
+import { allocate } from './allocation';
+import { parsePositiveAmount } from './amount-input';
+import { parseAppliedTo } from './applied-to-input';
+import { DeclineDto } from './dto/transaction-actions.dto';
+import { TransactionApplied } from './entities/transaction-applied.entity';
+import { Transaction } from './entities/transaction.entity';
+import { InvoiceApplier } from './invoice-applier';
+import { InvoiceLedger } from './invoice-ledger';
+import { loadTransactionFigures } from './transaction-figures';
+import { COUNTING_STATUSES } from './transaction-status';
+import { TransactionWriter } from './transaction-writer';
+import { TRANSACTION_REF } from './transactions.service';
+
+/** Actions on one transaction: void, decline, refund, changeAppliedAmounts. */
+@Injectable()
+export class TransactionActionsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly revisions: RevisionService,
+    private readonly gateway: PaymentGateway,
+    private readonly applier: InvoiceApplier,
+    private readonly ledger: InvoiceLedger,
+    private readonly writer: TransactionWriter,
+  ) {}
+
+  /** Void: no gateway call (SPEC); its money stops counting on its invoices. */
+  async void(ctx: RequestContext, ref: string): Promise<true> {
+    const found = await findByPathRef(this.dataSource.manager, TRANSACTION_REF, ref);
+    if (found.status_str === 'void-voided') throw ApiError.badRequest('This transaction is already void.');
+    await this.changeStatus(
+      ctx,
+      found,
+      { status_str: 'void-voided', void_datetime: this.clock.now() },
+      'Transaction voided',
+    );
+    return true;
+  }
+
+  async decline(ctx: RequestContext, ref: string, dto: DeclineDto): Promise<true> {
+    const found = await findByPathRef(this.dataSource.manager, TRANSACTION_REF, ref);
+    await this.changeStatus(
+      ctx,
+      found,
+      {
+        status_str: 'fail-declined',
+        gateway_status: 0,
+        ...(dto.gateway_msg !== undefined ? { gateway_msg: dto.gateway_msg ?? '' } : {}),
+        ...(dto.gateway_err_code !== undefined ? { gateway_err_code: dto.gateway_err_code } : {}),
+        ...(dto.gateway_err_detail !== undefined ? { gateway_err_detail: dto.gateway_err_detail } : {}),
+      },
+      'Transaction declined',
+    );
+    return true;
+  }
+
+  /**
+   * Refund of a payment: `amount` defaults to what is left to refund, never more.
+   * Unapplied money is given back first; the rest comes off its invoices (newest first).
+   */
+  async refund(ctx: RequestContext, ref: string, rawAmount: unknown): Promise<{ id: string }> {
+    const payment = await findByPathRef(this.dataSource.manager, TRANSACTION_REF, ref);
+    if (payment.transaction_type === 'cre') throw ApiError.badRequest('A credit memo cannot be refunded.');
+    if (payment.transaction_type !== 'pay') throw ApiError.badRequest('Only a payment can be refunded.');
+    if (payment.status_str !== 'ok-successful') {
+      throw ApiError.badRequest('Only a successful payment can be refunded (a pending bank payment can be voided).');
+    }
+    const asked = rawAmount === undefined ? null : parsePositiveAmount(rawAmount, 'amount');
+    const applications = await this.dataSource.manager.find(TransactionApplied, {
+      where: { transaction_id: payment.transaction_id },
+    });
+    const invoiceIds = applications.map((a) => a.invoice_id);
+
+    let planned = await this.refundPlan(this.dataSource.manager, payment, asked);
+    const result =
+      payment.gateway_id !== null ? await this.gateway.refund(payment.gateway_transid ?? '', planned.amount) : null;
+    if (result && result.outcome !== 'success') {
+      throw ApiError.badRequest(`This refund could not be processed: ${result.message}`);
+    }
+    const id = await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      await this.ledger.lock(m, invoiceIds);
+      // The payment row is locked too: two refunds at once never exceed what was paid.
+      await this.lockTransaction(m, payment.transaction_id);
+      planned = await this.refundPlan(m, payment, asked);
+      const refundId = await this.writer.insert(
+        tx,
+        ctx,
+        {
+          customer_id: payment.customer_id,
+          transaction_type: 'ref',
+          amount: planned.amount.negated(),
+          status_str: 'ok-successful',
+          gateway_status: 1,
+          parent_transaction_id: payment.transaction_id,
+          gateway_id: payment.gateway_id,
+          gateway_type: payment.gateway_type,
+          gateway_nickname: payment.gateway_nickname,
+          gateway_transid: payment.gateway_transid,
+          gateway_method: payment.gateway_method,
+          transaction_method: payment.transaction_method,
+          transaction_detail: payment.transaction_detail,
+          creditcard_id: payment.creditcard_id,
+          ach_id: payment.ach_id,
+          tokenized_id: payment.tokenized_id,
+        },
+        `Refund of transaction ${payment.transaction_id}`,
+      );
+      if (planned.fromInvoices.length) {
+        await m.insert(
+          TransactionApplied,
+          planned.fromInvoices.map((a) => ({
+            transaction_id: refundId,
+            invoice_id: a.invoice_id,
+            invoice_schedule_id: null,
+            invoice_customer_id: a.invoice_customer_id,
+            applied: a.amount.negated(),
+            memo: null,
+            write_datetime: this.clock.now(),
+          })),
+        );
+      }
+      await this.revisions.record(
+        tx,
+        ctx,
+        'transaction',
+        payment.transaction_id,
+        `Refunded by transaction ${refundId}`,
+      );
+      await this.ledger.applicationsChanged(
+        tx,
+        ctx,
+        planned.fromInvoices.map((a) => a.invoice_id),
+      );
+      return refundId;
+    });
+    return { id: String(id) };
+  }
+
+  /** SPEC: the list replaces every application; an invoice left out loses it; `[]` unapplies all. */
+  async changeAppliedAmounts(ctx: RequestContext, ref: string, rawAppliedTo: unknown): Promise<true> {
+    if (rawAppliedTo === undefined) throw ApiError.badRequest('A required parameter was missing: "applied_to".');
+    const style = parseAppliedTo(rawAppliedTo);
+    const found = await findByPathRef(this.dataSource.manager, TRANSACTION_REF, ref);
+    if (found.transaction_type !== 'pay' && found.transaction_type !== 'cre') {
+      throw ApiError.badRequest('Applied amounts can be changed only on payments and credits.');
+    }
+    if (!COUNTING_STATUSES.includes(found.status_str as never)) {
+      throw ApiError.badRequest('Applied amounts can be changed only on a successful or pending transaction.');
+    }
+    await this.applier.check(
+      this.dataSource.manager,
+      found.customer_id,
+      { kind: 'list', items: style.items.map((i) => ({ ...i, applied: null })) },
+      null,
+    );
+    await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const current = await m.find(TransactionApplied, { where: { transaction_id: found.transaction_id } });
+      const locked = await this.applier.lock(
+        m,
+        found.customer_id,
+        style,
+        current.map((a) => a.invoice_id),
+      );
+      // This transaction's own applications are about to go: they do not limit the new ones.
+      const own = new Map<number, Decimal>();
+      for (const a of current) own.set(a.invoice_id, (own.get(a.invoice_id) ?? ZERO).plus(a.applied));
+      const freed = locked.map((i) => ({ ...i, balance: i.balance.plus(own.get(i.invoice_id) ?? ZERO) }));
+      const figures = (await loadTransactionFigures(m, [found])).get(found.transaction_id)!;
+      const available = figures.unapplied.plus(figures.applied);
+      style.items.forEach((item, i) => {
+        const invoice = freed.find((f) => f.invoice_id === item.invoice_id);
+        if (item.applied && invoice && item.applied.gt(invoice.balance)) {
+          throw ApiError.badRequest(
+            `Field "applied_to[${i}].applied": ${item.applied.toFixed(2)} is more than the balance of invoice ${item.invoice_id} (${invoice.balance.toFixed(2)}).`,
+          );
+        }
+      });
+      const total = style.items.reduce((sum, item) => sum.plus(item.applied ?? ZERO), ZERO);
+      if (total.gt(available)) {
+        throw ApiError.badRequest(
+          `Field "applied_to": the amounts applied (${total.toFixed(2)}) add up to more than the transaction's ${available.toFixed(2)}.`,
+        );
+      }
+      await m.delete(TransactionApplied, { transaction_id: found.transaction_id });
+      const applications = await this.applier.write(m, found.transaction_id, available, style, freed);
+      await m.update(Transaction, found.transaction_id, modStamps(ctx, this.clock.now()));
+      await this.revisions.record(tx, ctx, 'transaction', found.transaction_id, 'Applied amounts changed');
+      await this.ledger.applicationsChanged(tx, ctx, [
+        ...new Set([...current.map((a) => a.invoice_id), ...applications.map((a) => a.invoice_id)]),
+      ]);
+    });
+    return true;
+  }
+
+  /** Moves a transaction to a status that stops its money counting, in one transaction. */
+  private async changeStatus(
+    ctx: RequestContext,
+    found: Transaction,
+    changes: Partial<Transaction>,
+    note: string,
+  ): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const applications = await m.find(TransactionApplied, { where: { transaction_id: found.transaction_id } });
+      await m.update(Transaction, found.transaction_id, { ...changes, ...modStamps(ctx, this.clock.now()) });
+      await this.revisions.record(tx, ctx, 'transaction', found.transaction_id, note);
+      await this.ledger.applicationsChanged(
+        tx,
+        ctx,
+        applications.map((a) => a.invoice_id),
+      );
+    });
+  }
+
+  private async lockTransaction(m: EntityManager, id: number): Promise<void> {
+    const qb = m
+      .createQueryBuilder(Transaction, 't')
+      .select('t.transaction_id')
+      .where('t.transaction_id = :id', { id });
+    if (this.uow.isMysql) qb.setLock('pessimistic_write');
+    await qb.getOne();
+  }
+
+  /** How much to refund, and from which invoices (after the unapplied part). */
+  private async refundPlan(
+    m: EntityManager,
+    payment: Transaction,
+    asked: Decimal | null,
+  ): Promise<{
+    amount: Decimal;
+    fromInvoices: Array<{ invoice_id: number; invoice_customer_id: number; amount: Decimal }>;
+  }> {
+    const refunds = await m.find(Transaction, {
+      where: {
+        parent_transaction_id: payment.transaction_id,
+        transaction_type: 'ref',
+        status_str: In([...COUNTING_STATUSES]),
+      },
+    });
+    const refunded = refunds.reduce((sum, r) => sum.plus(r.amount.abs()), ZERO);
+    const left = payment.amount.minus(refunded);
+    if (left.lte(0)) throw ApiError.badRequest('This payment has already been refunded in full.');
+    const amount = asked ?? left;
+    if (amount.gt(left)) {
+      throw ApiError.badRequest(
+        `Field "amount": ${amount.toFixed(2)} is more than the ${left.toFixed(2)} left to refund.`,
+      );
+    }
+    const figures = (await loadTransactionFigures(m, [payment])).get(payment.transaction_id)!;
+    const fromInvoicesTotal = Decimal.max(ZERO, amount.minus(figures.unapplied));
+    // What each invoice still holds of this payment, net of earlier refunds.
+    const refundApps = refunds.length
+      ? await m.find(TransactionApplied, { where: { transaction_id: In(refunds.map((r) => r.transaction_id)) } })
+      : [];
+    const held = [...figures.applications].reverse().map((a) => {
+      const back = refundApps.filter((r) => r.invoice_id === a.invoice_id).reduce((s, r) => s.plus(r.applied), ZERO);
+      return {
+        invoice_id: a.invoice_id,
+        invoice_customer_id: a.invoice_customer_id,
+        date: '',
+        balance: a.applied.plus(back),
+      };
+    });
+    const customers = new Map(held.map((h) => [h.invoice_id, h.invoice_customer_id]));
+    const fromInvoices = allocate(
+      fromInvoicesTotal,
+      {
+        kind: 'list',
+        items: held.map((h) => ({ invoice_id: h.invoice_id, invoice_schedule_id: null, applied: null })),
+      },
+      held,
+    ).map((a) => ({
+      invoice_id: a.invoice_id,
+      invoice_customer_id: customers.get(a.invoice_id) ?? 0,
+      amount: a.applied,
+    }));
+    return { amount, fromInvoices };
+  }
+}

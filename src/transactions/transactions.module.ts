@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { CustomersModule } from 'src/customers/customers.module';
+import { PaymentsModule } from 'src/payments/payments.module';
+import { PaymethodsModule } from 'src/paymethods/paymethods.module';
+import { AchSettlementJob } from './ach-settlement.job';
+import { CustomerPaymentsExtension } from './customer-payments.extension';
+import { InvoiceApplier } from './invoice-applier';
+import { InvoiceLedger, NoInvoiceLedger } from './invoice-ledger';
+import { PaymentSources } from './payment-sources';
+import { PaymentService } from './payment.service';
+import { NoSubscriptionPaymethods, SubscriptionPaymethods } from './subscription-paymethod';
+import { TransactionActionsService } from './transaction-actions.service';
+import { TransactionReceiptService } from './transaction-receipt.service';
+import { TransactionWriter } from './transaction-writer';
+import { TransactionPresenter } from './transaction.presenter';
+import { TransactionsController } from './transactions.controller';
+import { TransactionsService } from './transactions.service';
+
+@Module({
+  imports: [CustomersModule, PaymentsModule, PaymethodsModule],
+  controllers: [TransactionsController],
+  providers: [
+    TransactionsService,
+    TransactionPresenter,
+    TransactionWriter,
+    TransactionActionsService,
+    TransactionReceiptService,
+    PaymentService,
+    PaymentSources,
+    InvoiceApplier,
+    AchSettlementJob,
+    CustomerPaymentsExtension,
+    { provide: InvoiceLedger, useClass: NoInvoiceLedger },
+    { provide: SubscriptionPaymethods, useClass: NoSubscriptionPaymethods },
+  ],
+  exports: [PaymentService, TransactionsService],
+})
+export class TransactionsModule {}
