@@ -557,9 +557,9 @@ describe('transactions', () => {
         .post(`/api/v3/transaction/${payment}?action=email`, { email: 'a@example.com', subject: 'Thanks' })
         .expect(200);
       await t.post(`/api/v3/transaction/${payment}?action=email&_flag_emails=0`).expect(200);
-      const mails = (await t.dataSource.query(
+      const mails = await t.dataSource.query<Array<{ to_addr: string; subject: string }>>(
         `SELECT to_addr, subject FROM mail_message WHERE context_str = 'transaction' AND context_id = ${payment} ORDER BY mail_message_id`,
-      )) as Array<{ to_addr: string; subject: string }>;
+      );
       expect(mails).toEqual([
         { to_addr: 'payer@example.com', subject: 'Payment receipt' },
         { to_addr: 'a@example.com', subject: 'Thanks' },

@@ -23,7 +23,7 @@ import { Transaction } from './entities/transaction.entity';
 import { InvoiceApplier } from './invoice-applier';
 import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
 import { PaymentSource, PaymentSources } from './payment-sources';
-import { TransactionWriter } from './transaction-writer';
+import { customValues, TransactionWriter } from './transaction-writer';
 
 const STATUS_OF: Readonly<Record<GatewayResult['outcome'], string>> = {
   success: 'ok-successful',
@@ -115,7 +115,7 @@ export class PaymentService {
     style: ApplicationStyle,
     source: PaymentSource,
     result: GatewayResult,
-    extra: Pick<PayRequestDto, 'external_key' | 'memo' | 'transaction_detail'>,
+    extra: PayRequestDto | Record<string, never>,
   ): Promise<number> {
     const identity = this.gateway.identity;
     return this.uow.run(async (tx) => {
@@ -144,6 +144,7 @@ export class PaymentService {
           tokenized_id: source.tokenized_id,
           external_key: extra.external_key ?? null,
           memo: extra.memo ?? null,
+          ...customValues(extra),
           settle_after_datetime:
             result.outcome === 'pending'
               ? addBusinessDays(this.clock.now(), this.config.achSettlementDays, this.config.timezone)

@@ -48,3 +48,13 @@ export class TransactionWriter {
     return id;
   }
 }
+
+/** The `custom_1..5` values a write sent (absent ones untouched). */
+export function customValues(dto: object): Record<string, string | null> {
+  const values: Record<string, string | null> = {};
+  for (let i = 1; i <= 5; i++) {
+    const value = (dto as Record<string, string | null | undefined>)[`custom_${i}`];
+    if (value !== undefined) values[`custom_${i}`] = value;
+  }
+  return values;
+}

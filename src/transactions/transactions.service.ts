@@ -19,7 +19,7 @@ import { loadTransactionFigures } from './transaction-figures';
 import { OFFLINE_METHOD_NAMES } from './transaction-kinds';
 import { TransactionPresenter } from './transaction.presenter';
 import { TRANSACTION_QUERY_FIELDS } from './transaction.query-fields';
-import { TransactionWriter } from './transaction-writer';
+import { customValues, TransactionWriter } from './transaction-writer';
 
 export const TRANSACTION_REF: RefTarget<Transaction> = {
   entity: Transaction,
@@ -162,13 +162,4 @@ export class TransactionsService {
     }
     return result;
   }
-}
-
-function customValues(dto: RecordTransactionDto): Record<string, string | null> {
-  const values: Record<string, string | null> = {};
-  for (let i = 1; i <= 5; i++) {
-    const value = (dto as unknown as Record<string, string | null | undefined>)[`custom_${i}`];
-    if (value !== undefined) values[`custom_${i}`] = value;
-  }
-  return values;
 }

@@ -4,8 +4,8 @@ import { DataSource } from 'typeorm';
 export async function dumpAllTables(dataSource: DataSource): Promise<Record<string, string>> {
   const mysql = dataSource.options.type === 'mysql';
   const tables = mysql
-    ? ((await dataSource.query('SHOW TABLES')) as Array<Record<string, string>>).map((r) => Object.values(r)[0])
-    : ((await dataSource.query("SELECT name FROM sqlite_master WHERE type = 'table'")) as Array<{ name: string }>).map(
+    ? (await dataSource.query<Array<Record<string, string>>>('SHOW TABLES')).map((r) => Object.values(r)[0])
+    : (await dataSource.query<Array<{ name: string }>>("SELECT name FROM sqlite_master WHERE type = 'table'")).map(
         (r) => r.name,
       );
   const dump: Record<string, string> = {};
@@ -27,8 +27,8 @@ export function captureOutput(): { stop: () => string } {
       chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString());
       return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
     };
-  process.stdout.write = tap(out) as typeof process.stdout.write;
-  process.stderr.write = tap(err) as typeof process.stderr.write;
+  process.stdout.write = tap(out);
+  process.stderr.write = tap(err);
   return {
     stop: () => {
       process.stdout.write = out;

@@ -1,0 +1,53 @@
+import { Clock } from 'src/core/clock/clock';
+import { Money } from 'src/core/money/decimal';
+import { TestGateway } from './test-gateway';
+
+describe('TestGateway', () => {
+  const clock = new Clock();
+  clock.set(new Date('2026-11-19T15:00:00Z'));
+  const gateway = new TestGateway(clock);
+  const amount = new Money('10.00');
+
+  async function chargeCard(number: string, expYear = 2030, expMonth = 1) {
+    const gatewayToken = await gateway.tokenizeCard({ number, expYear, expMonth });
+    expect(gatewayToken).not.toContain(number);
+    return gateway.charge({ kind: 'card', gatewayToken, expYear, expMonth }, amount);
+  }
+
+  it.each([
+    ['4242424242424242', 'success', '', 0],
+    ['4000000000000002', 'declined', 'Your card was declined.', 2],
+    ['4116196783374209', 'declined', 'Your card was declined.', 2],
+    ['4000000000009995', 'declined', 'Your card has insufficient funds.', 3],
+    ['4000000000000069', 'declined', 'Your card has expired.', 4],
+    ['4000000000000119', 'error', 'An error occurred while processing your card. Try again in a little bit.', 500],
+  ])('card %s: %s', async (number, outcome, message, errCode) => {
+    expect(await chargeCard(number)).toMatchObject({ outcome, message, errCode });
+  });
+
+  it('declines a past expiry and accepts the current month', async () => {
+    expect((await chargeCard('4242424242424242', 2026, 10)).message).toBe('Your card has expired.');
+    expect((await chargeCard('4242424242424242', 2026, 11)).outcome).toBe('success');
+  });
+
+  it('bank payments are pending, then settle or fail by account', async () => {
+    for (const [number, outcome, message] of [
+      ['000123456789', 'success', ''],
+      ['000111111116', 'declined', 'The bank returned the payment.'],
+      ['000222222227', 'declined', 'The bank account has insufficient funds.'],
+    ]) {
+      const gatewayToken = await gateway.tokenizeBankAccount({ number, routing: '110000000' });
+      const charged = await gateway.charge({ kind: 'ach', gatewayToken }, amount);
+      expect(charged.outcome).toBe('pending');
+      expect(await gateway.settle({ kind: 'ach', gatewayToken }, charged.transid)).toMatchObject({ outcome, message });
+    }
+  });
+
+  it('vault tokens of other gateways charge successfully; refunds and voids succeed', async () => {
+    expect((await gateway.charge({ kind: 'tokenized', gatewayToken: 'cus_1CoGUjtUMyLIDR' }, amount)).outcome).toBe(
+      'success',
+    );
+    expect((await gateway.refund('TEST-x', amount)).outcome).toBe('success');
+    expect((await gateway.void('TEST-x')).outcome).toBe('success');
+  });
+});
