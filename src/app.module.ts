@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { BulkModule } from './bulk/bulk.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -8,6 +9,7 @@ import { CoreModule } from './core/core.module';
 import { JobsModule } from './core/jobs/jobs.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
 
@@ -18,7 +20,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(buildDataSourceOptions(config.db)),
+        TypeOrmModule.forRootAsync({
+          useFactory: () => buildDataSourceOptions(config.db),
+          dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
+        }),
         JobsModule.forRoot(config),
         CoreModule,
         ReferenceModule,
