@@ -10,6 +10,7 @@ import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -26,6 +27,7 @@ export class AppModule {
         CustomersModule,
         ContactsModule,
         BulkModule,
+        WebhooksModule,
       ],
     };
   }

@@ -51,6 +51,7 @@ const TABLES: TableSpec[] = [
       { columns: ['webhook_id', 'webhook_delivery_id'] },
       { columns: ['webhook_id', 'domain_event_id'], unique: true },
       { columns: ['message_id'], unique: true },
+      { columns: ['context_str', 'context_id'] },
       ...single('domain_event_id', 'write_datetime'),
     ],
   },

@@ -13,6 +13,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Index(['status', 'next_attempt_datetime'])
 @Index(['webhook_id', 'webhook_delivery_id'])
 @Index(['webhook_id', 'domain_event_id'], { unique: true })
+@Index(['context_str', 'context_id'])
 export class WebhookDelivery {
   @PrimaryGeneratedColumn({ type: 'int' }) webhook_delivery_id: number;
   @Column({ type: 'int' }) webhook_id: number;
