@@ -23,6 +23,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookFanout,
     WebhookSweeper,
   ],
-  exports: [SharedTokenService],
+  // The sweeper is exported for the test clock (DESIGN §6: moving it runs webhook retries).
+  exports: [SharedTokenService, WebhookSweeper],
 })
 export class WebhooksModule {}
