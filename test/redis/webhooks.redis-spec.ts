@@ -14,7 +14,11 @@ describe('webhooks with Redis', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await createTestApp({ REDIS_URL: redisUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    t = await createTestApp({
+      REDIS_URL: redisUrl,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_SECURITY_TOKEN: 'configured-shared-token',
+    });
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -41,6 +45,9 @@ describe('webhooks with Redis', () => {
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.body).toMatchObject({ context_str: 'customer', context_id: customerId, event: 'insert' });
     expect(verifyStandardWebhook(secret, second)).toBe(true);
+    // WEBHOOK_SECURITY_TOKEN set: it is the shared token, in the header and the body.
+    expect(second.headers['x-service-key']).toBe('configured-shared-token');
+    expect(second.body.security_token).toBe('configured-shared-token');
     const [entry] = (await t.get(`/api/v3/_resthook/${id}/_log`).expect(200)).body.response;
     expect(entry).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(entry.attempt_log[0]).toMatchObject({ response_code: 500, response_body: 'busy' });
