@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { postPinned } from './pinned-post';
 import { vetTarget } from './target-url-guard';
 
@@ -41,6 +44,38 @@ describe('postPinned', () => {
     const outcome = await postPinned(target, '{"a":1}', { 'Content-Type': 'application/json' }, OPTIONS);
     expect(outcome).toEqual({ statusCode: 200, body: 'ok', error: null });
     expect(seen).toEqual({ host: `hooks.example.test:${port}`, body: '{"a":1}', type: 'application/json' });
+  });
+
+  it('over https: connects to the vetted address, sends the name as SNI and verifies the certificate', async () => {
+    const tls = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tls');
+    const names: string[] = [];
+    let requests = 0;
+    const server = createHttpsServer(
+      {
+        key: readFileSync(join(tls, 'test-receiver.key.pem')),
+        cert: readFileSync(join(tls, 'test-receiver.cert.pem')),
+        SNICallback: (name, callback) => {
+          names.push(name);
+          callback(null);
+        },
+      },
+      (_req, res) => {
+        requests++;
+        res.writeHead(200).end('ok');
+      },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const port = (server.address() as AddressInfo).port;
+    const target = await vetTarget(`https://hooks.example.test:${port}/in`, RELAXED, () =>
+      Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
+    );
+    const outcome = await postPinned(target, '{}', {}, OPTIONS);
+    // The self-signed certificate is refused: verification stays on for pinned connections.
+    expect(outcome.statusCode).toBeNull();
+    expect(outcome.error).toMatch(/^connection failed: .*self[- ]signed certificate/);
+    expect(names).toEqual(['hooks.example.test']);
+    expect(requests).toBe(0);
   });
 
   it('does not follow a redirect to an internal address: the 3xx is the outcome', async () => {

@@ -1,4 +1,4 @@
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { VettedTarget } from './target-url-guard';
@@ -48,7 +48,8 @@ export function postPinned(
         path: `${target.url.pathname}${target.url.search}`,
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         lookup: pinned,
-        servername: target.hostname,
+        // SNI carries names only (RFC 6066); an IP literal target (relaxed mode) sends none.
+        servername: isIP(target.hostname) === 0 ? target.hostname : '',
         agent: false,
       },
       (res) =>
