@@ -1,6 +1,8 @@
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
+import { WebhookDeliverer } from 'src/webhooks/delivery/webhook-deliverer';
+import { JobQueue } from 'src/core/jobs/job-queue';
 import { RETRY_DELAYS_MS } from 'src/webhooks/delivery/retry-schedule';
 import { createTestApp, TestApp } from './support/test-app';
 import { ReceivedWebhook, startReceiver, verifyStandardWebhook, WebhookReceiver } from './support/webhook-receiver';
@@ -321,6 +323,23 @@ describe('webhooks', () => {
       expect((await t.get('/api/v3/webhook_log/999999').expect(404)).body.message).toBe(
         'This webhook_log does not exist.',
       );
+    });
+
+    it('sends an attempt once however many workers race for it (lease claim)', async () => {
+      const r = await receiver();
+      await hook(r.url, 'customer.insert');
+      const enqueue = jest.spyOn(t.app.get(JobQueue), 'enqueue').mockResolvedValue(undefined);
+      await newCustomer();
+      enqueue.mockRestore();
+      const delivery = await t.dataSource
+        .getRepository(WebhookDelivery)
+        .findOneOrFail({ where: { status: 'pending' }, order: { webhook_delivery_id: 'DESC' } });
+      const deliverer = t.app.get(WebhookDeliverer);
+      await Promise.all([1, 2, 3, 4].map(() => deliverer.attempt(delivery.webhook_delivery_id)));
+      expect(r.received).toHaveLength(1);
+      const after = (await t.get(`/api/v3/webhook_log/${delivery.webhook_delivery_id}`).expect(200)).body.response;
+      expect(after).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(after.attempt_log).toHaveLength(1);
     });
 
     it('treats a redirect as a failure and never follows it', async () => {
