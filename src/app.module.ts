@@ -12,6 +12,7 @@ import { buildDataSourceOptions } from './database/data-source-options';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -31,6 +32,7 @@ export class AppModule {
         CustomersModule,
         ContactsModule,
         BulkModule,
+        WebhooksModule,
       ],
     };
   }

@@ -16,6 +16,10 @@ import {
   Terms,
   UserType,
 } from 'src/reference/entities/reference.entities';
+import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
+import { Webhook } from 'src/webhooks/entities/webhook.entity';
+import { WebhookAttempt } from 'src/webhooks/entities/webhook-attempt.entity';
+import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 
 /** Every entity, listed once for the app and the CLI (no globs: works from src and dist). */
 export const ENTITIES = [
@@ -35,4 +39,8 @@ export const ENTITIES = [
   Customer,
   Contact,
   LoginToken,
+  Webhook,
+  WebhookDelivery,
+  WebhookAttempt,
+  AccountSecret,
 ];
