@@ -10,6 +10,9 @@ import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
+import { ItemsModule } from './items/items.module';
+import { InvoicesModule } from './invoices/invoices.module';
+import { TaxesModule } from './taxes/taxes.module';
 
 @Module({})
 export class AppModule {
@@ -26,6 +29,9 @@ export class AppModule {
         CustomersModule,
         ContactsModule,
         BulkModule,
+        TaxesModule,
+        ItemsModule,
+        InvoicesModule,
       ],
     };
   }
