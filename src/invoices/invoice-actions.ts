@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
+import { formatAmount } from 'src/core/money/money-format';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
@@ -84,7 +85,7 @@ export class InvoiceActions {
           fields.body ??
           [
             `Invoice #${invoice.refnumber ?? invoice.invoice_id} dated ${String(wire.date)}.`,
-            `Total: ${String(wire.currency_symbol)} ${invoice.total.toFixed(2)}; due ${String(wire.due_date)}; balance ${String(wire.currency_symbol)} ${String(wire.balance)}.`,
+            `Total: ${formatAmount(String(wire.currency_symbol), invoice.total)}; due ${String(wire.due_date)}.`,
             `View it at ${String(wire.url_permalink)}`,
           ].join('\n'),
         html: fields.html,

@@ -82,6 +82,7 @@ export function priceInvoiceLines(
     }
   }
 
+  // Kept lines are known only by their amounts: the negative ones are the discounts.
   const nonDiscount = sumMoney([
     ...kept.filter((l) => !l.line_subtotal.isNegative()).map((l) => l.line_subtotal),
     ...drafts.filter((d) => d.price).map((d) => d.price!.amount),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { paycycleName } from 'src/billing/paycycles';
 import { moneyToJson } from 'src/core/money/decimal';
+import { formatAmount } from 'src/core/money/money-format';
 import { daysBetween } from 'src/core/time/account-date';
 import { addressBlock, WireFormat } from 'src/core/wire/wire-format';
 import { Item } from 'src/items/entities/item.entity';
@@ -210,7 +211,7 @@ export class InvoicePresenter {
           due_date: this.wire.date(s.due_date),
           days_overdue: balance.gt(0) && late > 0 ? late : 0,
           amount: num(s.amount),
-          amount_or_percent_formatted: `${symbol} ${s.amount.toFixed(2)}`,
+          amount_or_percent_formatted: formatAmount(symbol, s.amount),
           balance: num(balance),
           date: this.wire.date(s.due_date),
           url_paylink: this.wire.pageUrl(`r/trans/pay/${i.token}/${s.token}`),

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
+import { formatAmount } from 'src/core/money/money-format';
 import { applyListQuery, applyWhere } from 'src/core/query';
 import { assertExternalKeyFree, externalKeyAfterDelete } from 'src/core/refs/external-key';
 import { findByPathRef, RefTarget, resolvePayloadRef } from 'src/core/refs/ref-resolver';
@@ -140,7 +141,7 @@ export class InvoicesService {
       const appliedSum = applied.payments.plus(applied.credits).plus(applied.writeoffs).minus(applied.refunds);
       if (total.lt(appliedSum)) {
         throw ApiError.badRequest(
-          `Field "line_items": the new total ${total.toFixed(2)} is less than the ${appliedSum.toFixed(2)} already applied to this invoice.`,
+          `Field "line_items": the new total (${formatAmount('', total).trim()}) is less than the ${formatAmount('', appliedSum).trim()} already applied to this invoice.`,
         );
       }
       await m.update(Invoice, id, changes);

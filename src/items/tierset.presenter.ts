@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import Decimal from 'decimal.js';
 import { PRICE_MODEL_DESC } from 'src/billing/pricing/price-model';
 import { moneyToJson } from 'src/core/money/decimal';
+import { formatAmount } from 'src/core/money/money-format';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { ReferenceService } from 'src/reference/reference.service';
 import { LoadedTierset } from './tierset-loader';
@@ -17,7 +17,6 @@ export class TiersetPresenter {
   present({ tierset: t, tiers }: LoadedTierset): Record<string, unknown> {
     const currency = this.reference.currency(t.currency_id);
     const symbol = currency?.currency_symbol ?? '';
-    const formatted = (value: Decimal) => `${symbol} ${value.toFixed(2)}`;
     return {
       tierset_id: t.tierset_id,
       currency_id: t.currency_id,
@@ -31,9 +30,9 @@ export class TiersetPresenter {
       mod_datetime: this.wire.datetime(t.mod_datetime),
       currency_symbol: currency?.currency_symbol ?? null,
       currency_iso4217: currency?.currency_iso4217 ?? null,
-      setup_formatted: formatted(t.setup),
-      base_formatted: formatted(t.base),
-      minimum_formatted: formatted(t.minimum),
+      setup_formatted: formatAmount(symbol, t.setup),
+      base_formatted: formatAmount(symbol, t.base),
+      minimum_formatted: formatAmount(symbol, t.minimum),
       percent_formatted: `${t.percent.toString()} %`,
       pricemodel_desc: PRICE_MODEL_DESC[t.pricemodel] ?? null,
       tiers: tiers.map((tier) => ({
@@ -41,7 +40,7 @@ export class TiersetPresenter {
         unit_from: moneyToJson(tier.unit_from),
         unit_to: moneyToJson(tier.unit_to),
         amount: moneyToJson(tier.amount),
-        amount_formatted: `${symbol} ${tier.amount.toFixed(2)}`,
+        amount_formatted: formatAmount(symbol, tier.amount),
       })),
     };
   }

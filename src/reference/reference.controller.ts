@@ -1,6 +1,5 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { ReferenceService } from './reference.service';
 
@@ -9,10 +8,7 @@ const PATHS = new Map(ReferenceService.paths.map((p) => [p.path, p.field]));
 /** `GET /currency`, `/terms`, `/country`, `/brand`, `/class`, `/admin`, `/language`, `/user_type` (`/tax`: src/taxes). */
 @Controller('api/v3')
 export class ReferenceController {
-  constructor(
-    private readonly reference: ReferenceService,
-    private readonly dataSource: DataSource,
-  ) {}
+  constructor(private readonly reference: ReferenceService) {}
 
   @Get([...PATHS.keys()])
   list(@Req() req: Request): unknown[] {
