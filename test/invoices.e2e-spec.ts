@@ -193,6 +193,22 @@ describe('invoices', () => {
       line_items: [{ item_id: c.metered, line_quantity: 1 }],
     });
     expect((await invoice(id)).customer_id).toBe(customer);
+    await t.put(`/api/v3/invoice/${id}`, { external_key: 'inv-ext' }).expect(202);
+    const byKey = (await t.get('/api/v3/invoice/external_key:inv-ext').expect(200)).body.response as Json;
+    expect(byKey.invoice_id).toBe(id);
+    expect((await t.get(`/api/v3/invoice/token:${byKey.token as string}`).expect(200)).body.response.invoice_id).toBe(
+      id,
+    );
+    const dup = await t.post('/api/v3/invoice', {
+      customer_id: customer,
+      external_key: 'inv-ext',
+      line_items: [{ item_id: c.plan }],
+    });
+    expect(dup.status).toBe(400);
+    expect(dup.body.message).toBe('Field "external_key": a invoice with external key "inv-ext" already exists.');
+    expect((await t.get('/api/v3/invoice/external_key:nope').expect(404)).body.message).toBe(
+      'This invoice does not exist.',
+    );
   });
 
   it('refuses bad input with a 400 naming the problem and writes nothing', async () => {

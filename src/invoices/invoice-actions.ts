@@ -15,10 +15,12 @@ import { IsNull, Not } from 'typeorm';
 import { InvoiceDelivery } from './entities/invoice-delivery.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
+import { lockedInvoiceByRef } from './invoice-lock';
 import { InvoiceExtensions } from './invoice-extensions';
 import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
-import { INVOICE_REF, InvoicesService } from './invoices.service';
+import { INVOICE_REF } from './invoice-ref';
+import { InvoicesService } from './invoices.service';
 
 const EMAIL_FIELDS = new Set(['email', 'cc', 'bcc', 'subject', 'body', 'html', 'from', 'message_id']);
 
@@ -50,7 +52,7 @@ export class InvoiceActions {
   private async void(ref: string, body: unknown, ctx: RequestContext): Promise<boolean> {
     noFields(body, 'void');
     await this.uow.run(async (tx) => {
-      const invoice = await findByPathRef(tx.manager, INVOICE_REF, ref);
+      const invoice = await lockedInvoiceByRef(tx, ref);
       await this.invoices.assertOpen(tx, invoice, 'voided');
       const applied = (await this.extensions.appliedFor(tx.manager, [invoice.invoice_id])).get(invoice.invoice_id)!;
       if (applied.payments.plus(applied.credits).plus(applied.writeoffs).gt(0)) {
@@ -116,7 +118,7 @@ export class InvoiceActions {
   private async collections(ref: string, body: unknown, ctx: RequestContext): Promise<boolean> {
     noFields(body, 'collections');
     await this.uow.run(async (tx) => {
-      const invoice = await findByPathRef(tx.manager, INVOICE_REF, ref);
+      const invoice = await lockedInvoiceByRef(tx, ref);
       await this.invoices.assertOpen(tx, invoice, 'sent to collections');
       await tx.manager.update(Invoice, invoice.invoice_id, { in_collections: true });
       await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, 'Invoice sent to collections');

@@ -10,7 +10,8 @@ import { InvoiceStatusStr } from './invoice-status';
 /**
  * Keeps the stored `invoice_status_str` current. Every writer that changes what an
  * invoice owes (lines, payments, credits, refunds, void, collections) calls `refresh`
- * inside its transaction; a status that changes records an invoice/status event.
+ * inside its transaction, after applying the money to invoices it locked with
+ * `lockInvoices`; a status that changes records an invoice/status event.
  */
 @Injectable()
 export class InvoiceStatusUpdater {

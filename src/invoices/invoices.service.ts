@@ -7,7 +7,8 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { formatAmount } from 'src/core/money/money-format';
 import { applyListQuery, applyWhere } from 'src/core/query';
 import { assertExternalKeyFree, externalKeyAfterDelete } from 'src/core/refs/external-key';
-import { findByPathRef, RefTarget, resolvePayloadRef } from 'src/core/refs/ref-resolver';
+import { findByPathRef, resolvePayloadRef } from 'src/core/refs/ref-resolver';
+import { INVOICE_REF } from './invoice-ref';
 import { randomToken } from 'src/core/refs/random-token';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { addDays } from 'src/core/time/account-date';
@@ -26,6 +27,7 @@ import { InvoiceLine } from './entities/invoice-line.entity';
 import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
+import { lockedInvoiceByRef } from './invoice-lock';
 import { InvoiceExtensions, NOTHING_APPLIED } from './invoice-extensions';
 import { invoiceFigures } from './invoice-figures';
 import { LineInput, parseLineItems } from './invoice-line-input';
@@ -34,8 +36,6 @@ import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
 import { INVOICE_STATUSES, InvoiceStatusStr, isClosed } from './invoice-status';
 import { invoiceQueryFields } from './invoice.query-fields';
-
-export const INVOICE_REF: RefTarget<Invoice> = { entity: Invoice, idColumn: 'invoice_id', resource: 'invoice' };
 
 const ADDRESS = ['addr1', 'addr2', 'addr3', 'city', 'state', 'postcode', 'country'] as const;
 /** DTO fields that are not plain invoice columns. */
@@ -127,7 +127,7 @@ export class InvoicesService {
     const lines = dto.line_items === undefined ? undefined : parseLineItems(dto.line_items, true);
     return this.uow.run(async (tx) => {
       const m = tx.manager;
-      const invoice = await findByPathRef(m, INVOICE_REF, ref);
+      const invoice = await lockedInvoiceByRef(tx, ref);
       const id = invoice.invoice_id;
       await this.assertOpen(tx, invoice, 'changed');
       await assertExternalKeyFree(m, Invoice, 'invoice_id', dto.external_key, 'invoice', id);
@@ -155,7 +155,7 @@ export class InvoicesService {
   async delete(ctx: RequestContext, ref: string): Promise<boolean> {
     await this.uow.run(async (tx) => {
       const m = tx.manager;
-      const invoice = await findByPathRef(m, INVOICE_REF, ref);
+      const invoice = await lockedInvoiceByRef(tx, ref);
       const applied = (await this.extensions.appliedFor(m, [invoice.invoice_id])).get(invoice.invoice_id)!;
       if (!applied.payments.plus(applied.credits).plus(applied.writeoffs).plus(applied.refunds).isZero()) {
         throw ApiError.badRequest('This invoice has payments or credits applied: unapply them before deleting it.');
