@@ -39,7 +39,7 @@ import { invoiceQueryFields } from './invoice.query-fields';
 
 const ADDRESS = ['addr1', 'addr2', 'addr3', 'city', 'state', 'postcode', 'country'] as const;
 /** DTO fields that are not plain invoice columns. */
-const NOT_COLUMNS = new Set(['line_items', 'date']);
+const NOT_COLUMNS = new Set(['line_items', 'date', 'customer_id', 'customer_token', 'customer_external_key']);
 
 @Injectable()
 export class InvoicesService {
