@@ -142,6 +142,16 @@ describe('invoice actions, events and the payments extension point', () => {
     const listed = (await t.get('/api/v3/invoice?where=invoice_status_str:EQUALS:open-collections').expect(200)).body
       .response;
     expect(listed.map((i: Json) => i.invoice_id)).toEqual([id]);
+
+    // Collections ends with full payment; a later refund reopens it as unpaid, not in collections.
+    applied.set(id, { payments: new Decimal('104.94') });
+    expect(await refresh([id])).toEqual([id]);
+    expect((await invoice(id)).invoice_status_str).toBe('closed-paid');
+    applied.set(id, { payments: new Decimal('104.94'), refunds: new Decimal('4.94') });
+    expect(await refresh([id])).toEqual([id]);
+    expect(await invoice(id)).toMatchObject({ invoice_status_str: 'open-unpaid', balance: 4.94 });
+    expect((await eventsOf(id)).map((e) => e.event)).toEqual(['insert', 'status', 'status', 'status']);
+    applied.delete(id);
   });
 
   it('payments feed balance and status through InvoiceExtensions and InvoiceStatusUpdater.refresh', async () => {

@@ -29,8 +29,13 @@ export class InvoiceStatusUpdater {
     const changed: number[] = [];
     for (const invoice of invoices) {
       const next = figures.get(invoice.invoice_id)!.status;
-      if (next === invoice.invoice_status_str) continue;
-      await tx.manager.update(Invoice, invoice.invoice_id, { invoice_status_str: next });
+      // Collections ends with full payment: a later refund reopens the invoice as unpaid.
+      const endsCollections = next === 'closed-paid' && invoice.in_collections;
+      if (next === invoice.invoice_status_str && !endsCollections) continue;
+      await tx.manager.update(Invoice, invoice.invoice_id, {
+        invoice_status_str: next,
+        ...(endsCollections ? { in_collections: false } : {}),
+      });
       if (effective(invoice.invoice_status_str as InvoiceStatusStr, invoice.due_date, today) !== next) {
         changed.push(invoice.invoice_id);
         await this.events.record(tx, ctx, invoice.invoice_id, 'status');
