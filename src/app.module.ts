@@ -13,6 +13,9 @@ import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { ReferenceModule } from './reference/reference.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { ItemsModule } from './items/items.module';
+import { InvoicesModule } from './invoices/invoices.module';
+import { TaxesModule } from './taxes/taxes.module';
 
 @Module({})
 export class AppModule {
@@ -33,6 +36,9 @@ export class AppModule {
         ContactsModule,
         BulkModule,
         WebhooksModule,
+        TaxesModule,
+        ItemsModule,
+        InvoicesModule,
       ],
     };
   }

@@ -5,6 +5,14 @@ import { Customer } from 'src/customers/entities/customer.entity';
 import { Contact } from 'src/contacts/entities/contact.entity';
 import { LoginToken } from 'src/contacts/entities/login-token.entity';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
+import { Item } from 'src/items/entities/item.entity';
+import { Tier } from 'src/items/entities/tier.entity';
+import { Tierset } from 'src/items/entities/tierset.entity';
+import { TaxGroup } from 'src/taxes/entities/tax-group.entity';
+import { Invoice } from 'src/invoices/entities/invoice.entity';
+import { InvoiceDelivery } from 'src/invoices/entities/invoice-delivery.entity';
+import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
+import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import {
   AccountClass,
   Admin,
@@ -43,4 +51,12 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   AccountSecret,
+  TaxGroup,
+  Item,
+  Tierset,
+  Tier,
+  Invoice,
+  InvoiceLine,
+  InvoiceSchedule,
+  InvoiceDelivery,
 ];
