@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { BulkModule } from './bulk/bulk.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -8,9 +9,14 @@ import { CoreModule } from './core/core.module';
 import { JobsModule } from './core/jobs/jobs.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
 import { ReferenceModule } from './reference/reference.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { ItemsModule } from './items/items.module';
+import { InvoicesModule } from './invoices/invoices.module';
+import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
 
 @Module({})
@@ -20,7 +26,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(buildDataSourceOptions(config.db)),
+        TypeOrmModule.forRootAsync({
+          useFactory: () => buildDataSourceOptions(config.db),
+          dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
+        }),
         JobsModule.forRoot(config),
         CoreModule,
         ReferenceModule,
@@ -28,6 +37,10 @@ export class AppModule {
         CustomersModule,
         ContactsModule,
         BulkModule,
+        WebhooksModule,
+        TaxesModule,
+        ItemsModule,
+        InvoicesModule,
         PaymethodsModule,
         TransactionsModule,
       ],

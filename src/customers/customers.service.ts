@@ -9,7 +9,7 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { applyListQuery, applyWhere } from 'src/core/query';
 import { assertExternalKeyFree } from 'src/core/refs/external-key';
-import { findByPathRef, RefTarget } from 'src/core/refs/ref-resolver';
+import { findByPathRef, RefTarget, wherePathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
@@ -121,8 +121,10 @@ export class CustomersService {
   }
 
   async findOne(ref: string): Promise<Record<string, unknown>> {
-    const customer = await findByPathRef(this.dataSource.manager, CUSTOMER_REF, ref);
-    return this.presentById(this.dataSource.manager, customer.customer_id);
+    const manager = this.dataSource.manager;
+    const row = await wherePathRef(this.baseQuery(manager), 'c', CUSTOMER_REF, ref).getOne();
+    if (!row) throw ApiError.notFound('customer');
+    return (await this.presentMany(manager, [row]))[0];
   }
 
   /** The customer's id for a path ref (404 when there is none). */

@@ -5,6 +5,14 @@ import { Customer } from 'src/customers/entities/customer.entity';
 import { Contact } from 'src/contacts/entities/contact.entity';
 import { LoginToken } from 'src/contacts/entities/login-token.entity';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
+import { Item } from 'src/items/entities/item.entity';
+import { Tier } from 'src/items/entities/tier.entity';
+import { Tierset } from 'src/items/entities/tierset.entity';
+import { TaxGroup } from 'src/taxes/entities/tax-group.entity';
+import { Invoice } from 'src/invoices/entities/invoice.entity';
+import { InvoiceDelivery } from 'src/invoices/entities/invoice-delivery.entity';
+import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
+import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
 import { CreditCard } from 'src/paymethods/entities/credit-card.entity';
 import { TokenizedPaymethod } from 'src/paymethods/entities/tokenized-paymethod.entity';
@@ -21,6 +29,10 @@ import {
   Terms,
   UserType,
 } from 'src/reference/entities/reference.entities';
+import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
+import { Webhook } from 'src/webhooks/entities/webhook.entity';
+import { WebhookAttempt } from 'src/webhooks/entities/webhook-attempt.entity';
+import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 
 /** Every entity, listed once for the app and the CLI (no globs: works from src and dist). */
 export const ENTITIES = [
@@ -40,6 +52,18 @@ export const ENTITIES = [
   Customer,
   Contact,
   LoginToken,
+  Webhook,
+  WebhookDelivery,
+  WebhookAttempt,
+  AccountSecret,
+  TaxGroup,
+  Item,
+  Tierset,
+  Tier,
+  Invoice,
+  InvoiceLine,
+  InvoiceSchedule,
+  InvoiceDelivery,
   CreditCard,
   AchAccount,
   TokenizedPaymethod,

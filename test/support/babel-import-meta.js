@@ -16,7 +16,10 @@ module.exports = function esmToCommonJsHelpers({ types: t }) {
         if (path.node.meta.name !== 'import' || path.node.property.name !== 'meta') return;
         const fileUrl = t.memberExpression(
           t.callExpression(
-            t.memberExpression(t.callExpression(t.identifier('require'), [t.stringLiteral('url')]), t.identifier('pathToFileURL')),
+            t.memberExpression(
+              t.callExpression(t.identifier('require'), [t.stringLiteral('url')]),
+              t.identifier('pathToFileURL'),
+            ),
             [t.identifier('__filename')],
           ),
           t.identifier('href'),

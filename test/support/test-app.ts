@@ -38,10 +38,14 @@ export interface TestApp {
  * A fresh app on a fresh database per test file: SQLite in memory by default, or a
  * scratch MariaDB/MySQL database when DB_TYPE=mysql (dropped on close).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { keepDatabase?: boolean } = {},
+): Promise<TestApp> {
   const dbType = process.env.DB_TYPE ?? 'sqlite';
   // A unique name also keeps Redis keys (queues, rate-limit counters) apart between runs.
-  const dbName = `billing_t_${randomBytes(5).toString('hex')}`;
+  // `env.DB_NAME` reopens a database kept by an earlier app (restart tests).
+  const dbName = env.DB_NAME ?? `billing_t_${randomBytes(5).toString('hex')}`;
   const scratchDb = dbType === 'mysql' ? dbName : undefined;
   const config = loadConfig({
     ...process.env,
@@ -55,7 +59,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   if (scratchDb)
-    await mysqlAdmin(config, `CREATE DATABASE \`${scratchDb}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await mysqlAdmin(
+      config,
+      `CREATE DATABASE IF NOT EXISTS \`${scratchDb}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
 
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error'] });
@@ -87,7 +94,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     close: async () => {
       await jobs.drain();
       await app.close();
-      if (scratchDb) await mysqlAdmin(config, `DROP DATABASE IF EXISTS \`${scratchDb}\``);
+      if (scratchDb && !options.keepDatabase) await mysqlAdmin(config, `DROP DATABASE IF EXISTS \`${scratchDb}\``);
     },
   };
 }

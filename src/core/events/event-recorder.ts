@@ -13,6 +13,15 @@ export interface EventInput {
 
 export type CommittedEventsListener = (eventIds: number[]) => void | Promise<void>;
 
+/** An event as just written, handed to in-transaction listeners. */
+export interface RecordedEvent extends EventInput {
+  domainEventId: number;
+  suppressWebhooks: boolean;
+}
+
+/** Runs inside the writer's transaction: what it writes commits or rolls back with the change. */
+export type RecordedEventListener = (tx: Tx, event: RecordedEvent) => Promise<void>;
+
 /**
  * Records domain events in the writer's transaction (the outbox). After commit,
  * listeners (webhook delivery) are told which rows are new; a crash before they act
@@ -21,11 +30,17 @@ export type CommittedEventsListener = (eventIds: number[]) => void | Promise<voi
 @Injectable()
 export class EventRecorder {
   private readonly listeners: CommittedEventsListener[] = [];
+  private readonly inTransaction: RecordedEventListener[] = [];
 
   constructor(private readonly clock: Clock) {}
 
   onCommitted(listener: CommittedEventsListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Fan-out that must be as durable as the change itself (webhook delivery rows). */
+  onRecorded(listener: RecordedEventListener): void {
+    this.inTransaction.push(listener);
   }
 
   async record(tx: Tx, ctx: RequestContext, input: EventInput): Promise<void> {
@@ -39,6 +54,8 @@ export class EventRecorder {
       dispatched_datetime: null,
     });
     const id = (result.identifiers[0] as { domain_event_id: number }).domain_event_id;
+    const recorded: RecordedEvent = { ...input, domainEventId: id, suppressWebhooks: !ctx.sendWebhooks };
+    for (const listener of this.inTransaction) await listener(tx, recorded);
     tx.afterCommit(() => this.notify([id]));
   }
 

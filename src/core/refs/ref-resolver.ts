@@ -1,4 +1,4 @@
-import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { parsePathRef } from './path-ref';
 
@@ -23,6 +23,24 @@ export async function findByPathRef<T extends ObjectLiteral>(
   const found = await manager.findOne(target.entity, { where: where as never });
   if (!found) throw ApiError.notFound(target.resource);
   return found;
+}
+
+/**
+ * Narrows a query over `alias` to the object a path names, so a read by ref is the one
+ * query that also loads what the presenter needs. Throws the 404 envelope for a path
+ * that cannot name an object; the caller answers 404 when the query finds no row.
+ */
+export function wherePathRef<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  alias: string,
+  target: RefTarget<ObjectLiteral>,
+  raw: string,
+): SelectQueryBuilder<T> {
+  const ref = parsePathRef(raw);
+  if (!ref) throw ApiError.notFound(target.resource);
+  return ref.kind === 'id'
+    ? qb.andWhere(`${alias}.${target.idColumn} = :pathRefId`, { pathRefId: ref.id })
+    : qb.andWhere(`${alias}.${ref.kind} = :pathRefValue`, { pathRefValue: ref.value });
 }
 
 /**

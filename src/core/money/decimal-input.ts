@@ -1,0 +1,22 @@
+import Decimal from 'decimal.js';
+import { ApiError } from 'src/core/envelope/api-error';
+import { Money } from './decimal';
+
+const DECIMAL_TEXT = /^-?\d{1,12}(\.\d{1,9})?$/;
+
+/**
+ * Reads a client number (a JSON number or a numeric string such as "800", as the
+ * recorded traffic sends) into a decimal, never through float arithmetic: a JSON
+ * number is read from its shortest decimal text. Anything else is a 400 naming `field`.
+ */
+export function parseDecimalInput(value: unknown, field: string, opts: { min?: Decimal.Value } = {}): Decimal {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || !DECIMAL_TEXT.test(text.trim())) {
+    throw ApiError.badRequest(`Invalid field "${field}": must be a number.`);
+  }
+  const parsed = new Money(text.trim());
+  if (opts.min !== undefined && parsed.lt(opts.min)) {
+    throw ApiError.badRequest(`Invalid field "${field}": must not be less than ${new Money(opts.min).toString()}.`);
+  }
+  return parsed;
+}

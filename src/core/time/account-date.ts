@@ -1,0 +1,16 @@
+import { DateTime } from 'luxon';
+
+/** The calendar date (`YYYY-MM-DD`) of an instant in the account's zone: "today" for billing. */
+export function accountDate(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISODate() as string;
+}
+
+/** `date` plus `days` calendar days. */
+export function addDays(date: string, days: number): string {
+  return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate() as string;
+}
+
+/** Whole calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round(DateTime.fromISO(to, { zone: 'UTC' }).diff(DateTime.fromISO(from, { zone: 'UTC' }), 'days').days);
+}

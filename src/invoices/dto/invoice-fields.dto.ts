@@ -1,0 +1,106 @@
+import { Allow } from 'class-validator';
+import {
+  customFieldsDto,
+  DateInputField,
+  IntField,
+  StringListField,
+  StrField,
+  EnumField,
+} from 'src/core/validation/field-decorators';
+import { PAYCYCLES } from 'src/billing/paycycles';
+
+/** Invoice fields writable on update (SPEC "Invoice"); `date` too, as the samples send it. */
+@customFieldsDto(20)
+export class UpdateInvoiceDto {
+  @StrField() external_key?: string | null;
+  @EnumField(PAYCYCLES) paycycle?: string;
+  @IntField({ nullable: false }) terms_id?: number;
+  @IntField() admin_id?: number | null;
+  @DateInputField() date?: string;
+  @StrField() bill_addr1?: string | null;
+  @StrField() bill_addr2?: string | null;
+  @StrField() bill_addr3?: string | null;
+  @StrField(128) bill_city?: string | null;
+  @StrField(128) bill_state?: string | null;
+  @StrField(32) bill_postcode?: string | null;
+  @StrField(128) bill_country?: string | null;
+  @StrField() bill_notes?: string | null;
+  @StrField() ship_addr1?: string | null;
+  @StrField() ship_addr2?: string | null;
+  @StrField() ship_addr3?: string | null;
+  @StrField(128) ship_city?: string | null;
+  @StrField(128) ship_state?: string | null;
+  @StrField(32) ship_postcode?: string | null;
+  @StrField(128) ship_country?: string | null;
+  @StrField() ship_notes?: string | null;
+  @StrField(65535) memo?: string | null;
+  @StringListField() tags?: string[] | null;
+  /** Checked by parseLineItems. */
+  @Allow() line_items?: unknown;
+}
+
+/** POST /invoice: the update fields plus the create-only ones; the customer comes as a payload ref. */
+export class CreateInvoiceDto extends UpdateInvoiceDto {
+  @StrField(64) refnumber?: string | null;
+  @IntField({ nullable: false }) currency_id?: number;
+  @IntField() class_id?: number | null;
+}
+
+export const INVOICE_CUSTOMER_REFS = ['customer_id', 'customer_token', 'customer_external_key'] as const;
+
+/** Fields the API returns for an invoice but never accepts. */
+export const INVOICE_READ_ONLY = [
+  'invoice_id',
+  'package_id',
+  'brand_id',
+  'brand_name',
+  'token',
+  'write_datetime',
+  'mod_datetime',
+  'void_datetime',
+  'currency_symbol',
+  'currency_iso4217',
+  'class_name',
+  'paycycle_name',
+  'terms_name',
+  'terms_days',
+  'admin_name',
+  'bill_block',
+  'ship_block',
+  'cycle_pre_from_date',
+  'cycle_pre_to_date',
+  'cycle_this_date',
+  'cycle_post_from_date',
+  'cycle_post_to_date',
+  'url_permalink',
+  'url_pdflink',
+  'url_paylink',
+  'url_self',
+  'is_paid',
+  'is_void',
+  'is_overdue',
+  'due_date',
+  'days_overdue',
+  'paid_date',
+  'balance',
+  'applied',
+  'total',
+  'subtotal',
+  'taxes',
+  'credits',
+  'payments',
+  'writeoffs',
+  'refunds',
+  'overdue',
+  'sum_base',
+  'sum_usage',
+  'sum_onetime',
+  'declines',
+  'invoice_status_name',
+  'invoice_status_str',
+  'invoice_status_state',
+  'invoice_status_id',
+  'schedule',
+  'sent',
+  'delay_datetime',
+] as const;

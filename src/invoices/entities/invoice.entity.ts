@@ -1,0 +1,66 @@
+import Decimal from 'decimal.js';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { AMOUNT } from 'src/core/money/decimal.transformer';
+import { DeletableRecord, customColumns } from 'src/database/base-record';
+
+/**
+ * An invoice (SPEC "Invoice"). Line sums are stored by the writer (one pricing pass,
+ * so lists need no line query); money applied by payments comes through
+ * InvoiceExtensions; the status is kept current by InvoiceStatusUpdater.
+ */
+@Entity('invoice')
+@customColumns(20, 3)
+export class Invoice extends DeletableRecord {
+  [custom: `custom_${number}`]: string | null;
+
+  @PrimaryGeneratedColumn({ type: 'int' }) invoice_id: number;
+  @Index() @Column({ type: 'int' }) customer_id: number;
+  @Index() @Column({ type: 'int', nullable: true }) package_id: number | null;
+  @Index() @Column({ type: 'varchar', length: 64, nullable: true }) refnumber: string | null;
+  @Index() @Column({ type: 'date' }) date: string;
+  @Index() @Column({ type: 'date' }) due_date: string;
+  @Index() @Column({ type: 'int', default: 1 }) currency_id: number;
+  @Column({ type: 'int', nullable: true }) class_id: number | null;
+  @Column({ type: 'varchar', length: 8, default: 'one' }) paycycle: string;
+  @Column({ type: 'int', default: 3 }) terms_id: number;
+  @Column({ type: 'int', nullable: true }) admin_id: number | null;
+  @Column({ type: 'int', default: 1 }) brand_id: number;
+
+  @Column({ type: 'varchar', length: 255, nullable: true }) bill_addr1: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) bill_addr2: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) bill_addr3: string | null;
+  @Column({ type: 'varchar', length: 128, nullable: true }) bill_city: string | null;
+  @Index() @Column({ type: 'varchar', length: 128, nullable: true }) bill_state: string | null;
+  @Column({ type: 'varchar', length: 32, nullable: true }) bill_postcode: string | null;
+  @Index() @Column({ type: 'varchar', length: 128, nullable: true }) bill_country: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) bill_notes: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) ship_addr1: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) ship_addr2: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) ship_addr3: string | null;
+  @Column({ type: 'varchar', length: 128, nullable: true }) ship_city: string | null;
+  @Index() @Column({ type: 'varchar', length: 128, nullable: true }) ship_state: string | null;
+  @Column({ type: 'varchar', length: 32, nullable: true }) ship_postcode: string | null;
+  @Index() @Column({ type: 'varchar', length: 128, nullable: true }) ship_country: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) ship_notes: string | null;
+  @Column({ type: 'text', nullable: true }) memo: string | null;
+  @Column({ type: 'simple-json', nullable: true }) tags: string[] | null;
+
+  /** Billing-cycle dates, set by invoices generated from subscriptions. */
+  @Column({ type: 'date', nullable: true }) cycle_pre_from_date: string | null;
+  @Column({ type: 'date', nullable: true }) cycle_pre_to_date: string | null;
+  @Column({ type: 'date', nullable: true }) cycle_this_date: string | null;
+  @Column({ type: 'date', nullable: true }) cycle_post_from_date: string | null;
+  @Column({ type: 'date', nullable: true }) cycle_post_to_date: string | null;
+
+  @Column(AMOUNT) subtotal: Decimal;
+  @Column(AMOUNT) taxes: Decimal;
+  @Column(AMOUNT) total: Decimal;
+  @Column(AMOUNT) sum_base: Decimal;
+  @Column(AMOUNT) sum_usage: Decimal;
+  @Column(AMOUNT) sum_onetime: Decimal;
+
+  /** Kept current by InvoiceStatusUpdater; `open-overdue` is also derived from `due_date` on read. */
+  @Index() @Column({ type: 'varchar', length: 32, default: 'open-unpaid' }) invoice_status_str: string;
+  @Column({ type: 'boolean', default: false }) in_collections: boolean;
+  @Column({ type: 'datetime', nullable: true }) void_datetime: Date | null;
+}

@@ -1,0 +1,194 @@
+import { Injectable } from '@nestjs/common';
+import { ObjectAction } from 'src/core/actions/actions';
+import { Clock } from 'src/core/clock/clock';
+import { formatAmount } from 'src/core/money/money-format';
+import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
+import { findByPathRef } from 'src/core/refs/ref-resolver';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { isPlainObject } from 'src/core/validation/validate-body';
+import { Contact } from 'src/contacts/entities/contact.entity';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { MailMessage } from 'src/mail/entities/mail-message.entity';
+import { MailService } from 'src/mail/mail.service';
+import { IsNull, Not } from 'typeorm';
+import { InvoiceDelivery } from './entities/invoice-delivery.entity';
+import { Invoice } from './entities/invoice.entity';
+import { InvoiceEvents } from './invoice-events';
+import { lockedInvoiceByRef } from './invoice-lock';
+import { InvoiceExtensions } from './invoice-extensions';
+import { InvoiceReader } from './invoice-reader';
+import { InvoiceStatusUpdater } from './invoice-status-updater';
+import { INVOICE_REF } from './invoice-ref';
+import { InvoicesService } from './invoices.service';
+
+const EMAIL_FIELDS = new Set(['email', 'cc', 'bcc', 'subject', 'body', 'html', 'from', 'message_id']);
+
+/** Actions on one invoice (DESIGN §6 "Invoices"): void, email, print, collections. */
+@Injectable()
+export class InvoiceActions {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly revisions: RevisionService,
+    private readonly invoices: InvoicesService,
+    private readonly reader: InvoiceReader,
+    private readonly events: InvoiceEvents,
+    private readonly statuses: InvoiceStatusUpdater,
+    private readonly extensions: InvoiceExtensions,
+    private readonly mail: MailService,
+  ) {}
+
+  all(): Readonly<Record<string, ObjectAction>> {
+    return {
+      void: (ref, body, ctx) => this.void(ref, body, ctx),
+      email: (ref, body, ctx) => this.email(ref, body, ctx),
+      print: (ref, body, ctx) => this.print(ref, body, ctx),
+      collections: (ref, body, ctx) => this.collections(ref, body, ctx),
+    };
+  }
+
+  /** Balance 0, `closed-void`, `void_datetime`; events invoice/void and invoice/status. */
+  private async void(ref: string, body: unknown, ctx: RequestContext): Promise<boolean> {
+    noFields(body, 'void');
+    await this.uow.run(async (tx) => {
+      const invoice = await lockedInvoiceByRef(tx, ref);
+      await this.invoices.assertOpen(tx, invoice, 'voided');
+      const applied = (await this.extensions.appliedFor(tx.manager, [invoice.invoice_id])).get(invoice.invoice_id)!;
+      if (applied.payments.plus(applied.credits).plus(applied.writeoffs).gt(0)) {
+        throw ApiError.badRequest('This invoice has payments or credits applied: unapply them before voiding it.');
+      }
+      await tx.manager.update(Invoice, invoice.invoice_id, { void_datetime: this.clock.now() });
+      await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, 'Invoice voided');
+      await this.statuses.refresh(tx, ctx, [invoice.invoice_id]);
+      await this.events.record(tx, ctx, invoice.invoice_id, 'void');
+    });
+    return true;
+  }
+
+  /** Mails the invoice to the given addresses, else to the customer's contacts; recorded in `sent`. */
+  private async email(ref: string, body: unknown, ctx: RequestContext): Promise<boolean> {
+    const fields = emailFields(body);
+    await this.uow.run(async (tx) => {
+      const invoice = await findByPathRef(tx.manager, INVOICE_REF, ref);
+      const to = fields.email ?? (await this.billingEmails(tx, invoice.customer_id));
+      if (to.length === 0) {
+        throw ApiError.badRequest('The customer has no contact with an e-mail address: send "email".');
+      }
+      if (!ctx.sendEmails) return; // _flag_emails=0: nothing is sent, so nothing is recorded as sent.
+      const wire = await this.reader.full(tx.manager, invoice.invoice_id);
+      await this.mail.send(tx, {
+        to,
+        cc: fields.cc,
+        bcc: fields.bcc,
+        from: fields.from,
+        subject: fields.subject ?? `Invoice #${invoice.refnumber ?? invoice.invoice_id}`,
+        text:
+          fields.body ??
+          [
+            `Invoice #${invoice.refnumber ?? invoice.invoice_id} dated ${String(wire.date)}.`,
+            `Total: ${formatAmount(String(wire.currency_symbol), invoice.total)}; due ${String(wire.due_date)}.`,
+            `View it at ${String(wire.url_permalink)}`,
+          ].join('\n'),
+        html: fields.html,
+        contextStr: 'invoice',
+        contextId: invoice.invoice_id,
+      });
+      const message = await tx.manager.findOne(MailMessage, {
+        where: { context_str: 'invoice', context_id: invoice.invoice_id },
+        order: { mail_message_id: 'DESC' },
+      });
+      await this.recordDelivery(tx, invoice.invoice_id, 'email', to.join(', '), message?.mail_message_id ?? null);
+      await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, `Invoice e-mailed to ${to.join(', ')}`);
+    });
+    return true;
+  }
+
+  private async print(ref: string, body: unknown, ctx: RequestContext): Promise<boolean> {
+    noFields(body, 'print');
+    await this.uow.run(async (tx) => {
+      const invoice = await findByPathRef(tx.manager, INVOICE_REF, ref);
+      await this.recordDelivery(tx, invoice.invoice_id, 'print', null, null);
+      await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, 'Invoice printed');
+    });
+    return true;
+  }
+
+  /** `open-collections` until paid in full. */
+  private async collections(ref: string, body: unknown, ctx: RequestContext): Promise<boolean> {
+    noFields(body, 'collections');
+    await this.uow.run(async (tx) => {
+      const invoice = await lockedInvoiceByRef(tx, ref);
+      await this.invoices.assertOpen(tx, invoice, 'sent to collections');
+      await tx.manager.update(Invoice, invoice.invoice_id, { in_collections: true });
+      await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, 'Invoice sent to collections');
+      await this.statuses.refresh(tx, ctx, [invoice.invoice_id]);
+    });
+    return true;
+  }
+
+  private async recordDelivery(
+    tx: Tx,
+    invoiceId: number,
+    method: 'email' | 'print',
+    to: string | null,
+    mailMessageId: number | null,
+  ): Promise<void> {
+    await tx.manager.insert(InvoiceDelivery, {
+      invoice_id: invoiceId,
+      method,
+      to_addr: to,
+      mail_message_id: mailMessageId,
+      write_datetime: this.clock.now(),
+    });
+  }
+
+  private async billingEmails(tx: Tx, customerId: number): Promise<string[]> {
+    const contacts = await tx.manager.find(Contact, {
+      where: { customer_id: customerId, email: Not(IsNull()) },
+      order: { user_id: 'ASC' },
+    });
+    return [...new Set(contacts.map((c) => c.email as string).filter((e) => e.trim() !== ''))];
+  }
+}
+
+function noFields(body: unknown, action: string): void {
+  if (body === undefined || body === null || body === '') return;
+  if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
+  const keys = Object.keys(body);
+  if (keys.length) throw ApiError.badRequest(`Invalid field: "${keys[0]}" is not a field of action ${action}.`);
+}
+
+interface EmailFields {
+  email?: string[];
+  cc?: string[];
+  bcc?: string[];
+  subject?: string;
+  body?: string;
+  html?: string;
+  from?: string;
+}
+
+function emailFields(body: unknown): EmailFields {
+  if (body === undefined || body === null || body === '') return {};
+  if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
+  const out: EmailFields = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (!EMAIL_FIELDS.has(key)) throw ApiError.badRequest(`Invalid field: "${key}" is not a field of action email.`);
+    if (key === 'message_id') continue; // templates are not stored yet; the default message is used
+    if (typeof value !== 'string') throw ApiError.badRequest(`Invalid field "${key}": must be a string.`);
+    if (key === 'email' || key === 'cc' || key === 'bcc') {
+      const list = value
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+      if (list.some((a) => !/^[^\s@]+@[^\s@]+$/.test(a))) {
+        throw ApiError.badRequest(`Invalid field "${key}": must be e-mail addresses separated by commas.`);
+      }
+      out[key] = list;
+    } else {
+      out[key as 'subject' | 'body' | 'html' | 'from'] = value;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { presentStoredContact } from 'src/contacts/contact.presenter';
+import { RequestContext } from 'src/core/context/request-context';
+import { EventRecorder } from 'src/core/events/event-recorder';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { CustomersService } from 'src/customers/customers.service';
+import { Tx } from 'src/database/unit-of-work';
+import { ReferenceService } from 'src/reference/reference.service';
+import { InvoiceReader } from './invoice-reader';
+
+/** Invoice events in the outbox (SPEC "Events"): insert, void and status, with their data keys. */
+@Injectable()
+export class InvoiceEvents {
+  constructor(
+    private readonly events: EventRecorder,
+    private readonly reader: InvoiceReader,
+    private readonly customers: CustomersService,
+    private readonly wire: WireFormat,
+    private readonly reference: ReferenceService,
+  ) {}
+
+  /** `insert`: invoice (with line_items), customer. `void`: invoice, customer. `status`: invoice, customer, user. */
+  async record(tx: Tx, ctx: RequestContext, invoiceId: number, event: 'insert' | 'void' | 'status'): Promise<void> {
+    const invoice = await this.reader.full(tx.manager, invoiceId);
+    const customer = await this.customers.presentById(tx.manager, invoice.customer_id as number);
+    const data: Record<string, unknown> = { invoice, customer };
+    if (event === 'status') {
+      const superuserId = customer.superuser_id as number | null;
+      data.user = superuserId ? await presentStoredContact(tx.manager, superuserId, this.wire, this.reference) : null;
+    }
+    await this.events.record(tx, ctx, { contextStr: 'invoice', contextId: invoiceId, event, data });
+  }
+}

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { EntityManager } from 'typeorm';
+import { ZERO } from 'src/core/money/decimal';
+import { FieldMap } from 'src/core/query/field-map';
+
+/** Money applied to one invoice by transactions (SPEC "Invoice": payments, credits, refunds...). */
+export interface InvoiceApplied {
+  /** Successful payments applied (positive). */
+  payments: Decimal;
+  /** Credit memos applied (positive). */
+  credits: Decimal;
+  /** Refunds of payments applied to the invoice, as a positive amount (they raise the balance). */
+  refunds: Decimal;
+  writeoffs: Decimal;
+  /** Failed payment attempts. */
+  declines: number;
+  /** `YYYY-MM-DD` on which the balance reached 0, if it did. */
+  paid_date: string | null;
+}
+
+export const NOTHING_APPLIED: InvoiceApplied = {
+  payments: ZERO,
+  credits: ZERO,
+  refunds: ZERO,
+  writeoffs: ZERO,
+  declines: 0,
+  paid_date: null,
+};
+
+/**
+ * A module that applies money to invoices (payments). It answers for a whole page of
+ * invoices in a fixed number of queries, never one per invoice, inside `manager`'s
+ * transaction when there is one.
+ */
+export interface InvoiceAppliedSource {
+  appliedFor(manager: EntityManager, invoiceIds: number[]): Promise<Map<number, Partial<InvoiceApplied>>>;
+}
+
+/**
+ * Where later modules plug into invoices: the money they apply (payments, credits,
+ * refunds, declines, paid date) and the nested query fields over their tables
+ * (`transaction.transaction_id`, `quote.quote_id`, `package_token`), as `exists`
+ * subqueries against the invoice alias `i`.
+ */
+@Injectable()
+export class InvoiceExtensions {
+  private readonly sources: InvoiceAppliedSource[] = [];
+  private readonly fields: Record<string, FieldMap[string]> = {};
+
+  addAppliedSource(source: InvoiceAppliedSource): void {
+    this.sources.push(source);
+  }
+
+  /** E.g. `{'transaction.transaction_id': {expr: 'ta.transaction_id', type: 'int', exists: 'SELECT 1 FROM ... WHERE ta.invoice_id = i.invoice_id AND {cond}'}}`. */
+  addQueryFields(fields: FieldMap): void {
+    Object.assign(this.fields, fields);
+  }
+
+  queryFields(): FieldMap {
+    return this.fields;
+  }
+
+  async appliedFor(manager: EntityManager, invoiceIds: number[]): Promise<Map<number, InvoiceApplied>> {
+    const result = new Map<number, InvoiceApplied>(invoiceIds.map((id) => [id, { ...NOTHING_APPLIED }]));
+    if (invoiceIds.length === 0) return result;
+    for (const source of this.sources) {
+      for (const [id, part] of await source.appliedFor(manager, invoiceIds)) {
+        const current = result.get(id);
+        if (!current) continue;
+        current.payments = current.payments.plus(part.payments ?? ZERO);
+        current.credits = current.credits.plus(part.credits ?? ZERO);
+        current.refunds = current.refunds.plus(part.refunds ?? ZERO);
+        current.writeoffs = current.writeoffs.plus(part.writeoffs ?? ZERO);
+        current.declines += part.declines ?? 0;
+        current.paid_date = part.paid_date ?? current.paid_date;
+      }
+    }
+    return result;
+  }
+}

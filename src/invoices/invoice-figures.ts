@@ -1,0 +1,58 @@
+import Decimal from 'decimal.js';
+import { ZERO } from 'src/core/money/decimal';
+import { daysBetween } from 'src/core/time/account-date';
+import { InvoiceApplied } from './invoice-extensions';
+import { InvoiceStatusStr } from './invoice-status';
+
+/** The stored facts the derived figures depend on. */
+export interface InvoiceFacts {
+  total: Decimal;
+  due_date: string;
+  void_datetime: Date | null;
+  in_collections: boolean;
+}
+
+/** Everything derived from the stored total, the money applied and today (lists and single reads alike). */
+export interface InvoiceFigures {
+  applied: Decimal;
+  balance: Decimal;
+  overdue: Decimal;
+  is_paid: boolean;
+  is_void: boolean;
+  is_overdue: boolean;
+  days_overdue: number;
+  status: InvoiceStatusStr;
+}
+
+/**
+ * Balance = total - payments - credits - writeoffs + refunds (0 once void). Status
+ * (DESIGN §6): closed-void if void; closed-paid if the balance is 0; open-collections
+ * if set; open-overdue if past due with a balance; else open-unpaid.
+ */
+export function invoiceFigures(facts: InvoiceFacts, applied: InvoiceApplied, today: string): InvoiceFigures {
+  const isVoid = facts.void_datetime !== null;
+  const open = facts.total
+    .minus(applied.payments)
+    .minus(applied.credits)
+    .minus(applied.writeoffs)
+    .plus(applied.refunds);
+  const balance = isVoid ? ZERO : Decimal.max(open, ZERO);
+  const late = daysBetween(facts.due_date, today);
+  const isOverdue = !isVoid && balance.gt(0) && late > 0;
+  let status: InvoiceStatusStr;
+  if (isVoid) status = 'closed-void';
+  else if (balance.lte(0)) status = 'closed-paid';
+  else if (facts.in_collections) status = 'open-collections';
+  else if (isOverdue) status = 'open-overdue';
+  else status = 'open-unpaid';
+  return {
+    applied: applied.payments.plus(applied.credits).plus(applied.writeoffs).plus(applied.refunds),
+    balance,
+    overdue: isOverdue ? balance : ZERO,
+    is_paid: balance.lte(0),
+    is_void: isVoid,
+    is_overdue: isOverdue,
+    days_overdue: isOverdue ? late : 0,
+    status,
+  };
+}

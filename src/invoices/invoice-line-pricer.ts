@@ -1,0 +1,158 @@
+import Decimal from 'decimal.js';
+import {
+  LinePrice,
+  lineTax,
+  priceAtRate,
+  priceDiscount,
+  priceLine,
+  priceSetup,
+} from 'src/billing/pricing/line-pricing';
+import { ApiError } from 'src/core/envelope/api-error';
+import { sumMoney, ZERO } from 'src/core/money/decimal';
+import { Item } from 'src/items/entities/item.entity';
+import { LoadedTierset, priceSheetOf, tiersetForCurrency } from 'src/items/tierset-loader';
+import { GroupTax } from 'src/taxes/taxes.service';
+import { InvoiceLine } from './entities/invoice-line.entity';
+
+/** A line to price: from the client (`input`) or merged onto an existing line on update. */
+export interface LineSpec {
+  path: string;
+  item_id: number;
+  paycycle?: string;
+  descrip?: string | null;
+  line_rate?: Decimal;
+  line_quantity?: Decimal;
+  custom: Record<string, string | null>;
+}
+
+/** What pricing needs to know beyond the lines. */
+export interface PricingInputs {
+  items: Map<number, Item>;
+  tiersets: Map<number, LoadedTierset[]>;
+  groupTaxes: Map<number, GroupTax>;
+  currencyId: number;
+  noTaxes: boolean;
+}
+
+export type LineRow = Omit<InvoiceLine, 'line_item_id' | 'invoice_id'>;
+
+/** The stored sums of an invoice. */
+export interface InvoiceSums {
+  subtotal: Decimal;
+  taxes: Decimal;
+  total: Decimal;
+  sum_base: Decimal;
+  sum_usage: Decimal;
+  sum_onetime: Decimal;
+}
+
+type Draft = { spec: LineSpec; item: Item; tierset?: LoadedTierset; price?: LinePrice; setup: boolean };
+
+/**
+ * Prices new invoice lines through the pricing module (the only place amounts are
+ * computed) and taxes each line. `kept` lines (unchanged on update) count toward
+ * percent discounts and the sums, but are not repriced.
+ */
+export function priceInvoiceLines(
+  specs: LineSpec[],
+  kept: InvoiceLine[],
+  inputs: PricingInputs,
+  firstSortOrder: number,
+): { rows: LineRow[]; sums: InvoiceSums } {
+  const drafts: Draft[] = [];
+  for (const spec of specs) {
+    const item = inputs.items.get(spec.item_id);
+    if (!item) throw ApiError.badRequest(`Field "${spec.path}.item_id": no item with id ${spec.item_id} exists.`);
+    const tierset = tiersetForCurrency(inputs.tiersets.get(item.item_id) ?? [], inputs.currencyId);
+    if (spec.line_rate === undefined && !tierset) {
+      throw ApiError.badRequest(`Field "${spec.path}.line_rate": item ${item.item_id} has no price; send a line_rate.`);
+    }
+    const quantity = spec.line_quantity ?? new Decimal(1);
+    const draft: Draft = { spec, item, tierset: spec.line_rate === undefined ? tierset : undefined, setup: false };
+    if (item.item_type !== 'discount') {
+      draft.price =
+        spec.line_rate !== undefined
+          ? priceAtRate(spec.line_rate, quantity)
+          : priceLine(priceSheetOf(tierset!), quantity);
+    }
+    drafts.push(draft);
+    // A tierset's setup is billed once, as its own line, on the line's first invoice.
+    if (draft.tierset && draft.tierset.tierset.setup.gt(0) && item.item_type !== 'discount') {
+      drafts.push({ spec, item, tierset: draft.tierset, price: priceSetup(draft.tierset.tierset.setup), setup: true });
+    }
+  }
+
+  // Kept lines are known only by their amounts: the negative ones are the discounts.
+  const nonDiscount = sumMoney([
+    ...kept.filter((l) => !l.line_subtotal.isNegative()).map((l) => l.line_subtotal),
+    ...drafts.filter((d) => d.price).map((d) => d.price!.amount),
+  ]);
+  for (const draft of drafts.filter((d) => !d.price)) {
+    const quantity = draft.spec.line_quantity ?? new Decimal(1);
+    draft.price =
+      draft.spec.line_rate !== undefined
+        ? { amount: priceAtRate(draft.spec.line_rate, quantity).amount.negated(), rate: draft.spec.line_rate }
+        : priceDiscount(priceSheetOf(draft.tierset!), quantity, nonDiscount);
+  }
+
+  const rows = drafts.map((draft, i) => lineRow(draft, inputs, firstSortOrder + i));
+  return { rows, sums: sumsOf([...kept, ...rows]) };
+}
+
+function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRow {
+  const { spec, item, tierset, setup } = draft;
+  const price = draft.price!;
+  const group = item.tax_group_id === null ? undefined : inputs.groupTaxes.get(item.tax_group_id);
+  const taxed = group !== undefined && !inputs.noTaxes;
+  const tax = taxed ? lineTax(price.amount, group.tax_rate) : ZERO;
+  const custom: Record<string, string | null> = {};
+  for (let n = 1; n <= 10; n++) custom[`custom_${n}`] = setup ? null : (spec.custom[`custom_${n}`] ?? null);
+  return {
+    ...custom,
+    item_id: item.item_id,
+    tierset_id: tierset?.tierset.tierset_id ?? null,
+    package_line_id: null,
+    admin_id: null,
+    sort_order: sortOrder,
+    descrip: setup ? `Setup: ${item.name}` : (spec.descrip ?? item.description ?? null),
+    paycycle: setup ? 'one' : (spec.paycycle ?? 'one'),
+    line_rate: price.rate,
+    line_quantity: setup ? new Decimal(1) : (spec.line_quantity ?? new Decimal(1)),
+    line_usage: ZERO,
+    line_prorate: null,
+    line_subtotal: price.amount,
+    line_total: price.amount.plus(tax),
+    tax_taxable: taxed ? price.amount : ZERO,
+    // Tax included in the price: none, prices are always before tax here.
+    tax_taxed: ZERO,
+    tax_total: tax,
+    tax_id: taxed ? group.tax_id : null,
+    tax_group_id: taxed ? group.tax_group_id : null,
+    usage_from: null,
+    usage_to: null,
+    is_base: false,
+    is_setup: setup,
+    is_usage: false,
+    is_free: false,
+    is_recurring: false,
+    is_taxed: taxed,
+    is_latefee: false,
+    is_obligation: false,
+  };
+}
+
+/** Invoice sums: sums of the rounded line amounts (DESIGN §5). */
+export function sumsOf(
+  lines: Array<Pick<InvoiceLine, 'line_subtotal' | 'tax_total' | 'is_base' | 'is_usage'>>,
+): InvoiceSums {
+  const subtotal = sumMoney(lines.map((l) => l.line_subtotal));
+  const taxes = sumMoney(lines.map((l) => l.tax_total));
+  return {
+    subtotal,
+    taxes,
+    total: subtotal.plus(taxes),
+    sum_base: sumMoney(lines.filter((l) => l.is_base).map((l) => l.line_subtotal)),
+    sum_usage: sumMoney(lines.filter((l) => l.is_usage).map((l) => l.line_subtotal)),
+    sum_onetime: sumMoney(lines.filter((l) => !l.is_base && !l.is_usage).map((l) => l.line_subtotal)),
+  };
+}

@@ -1,0 +1,28 @@
+import { In } from 'typeorm';
+import { findByPathRef } from 'src/core/refs/ref-resolver';
+import { Tx } from 'src/database/unit-of-work';
+import { Invoice } from './entities/invoice.entity';
+import { INVOICE_REF } from './invoice-ref';
+
+/**
+ * Row-locks invoices for the rest of the transaction on MySQL/MariaDB and returns them
+ * as read under the lock, so an update, a void and a payment applied at the same moment
+ * are serialized (SQLite already has a single writer). Locks in ascending id order, so
+ * two writers never deadlock on each other's invoices.
+ */
+export async function lockInvoices(tx: Tx, invoiceIds: number[]): Promise<Invoice[]> {
+  const ids = [...new Set(invoiceIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return [];
+  const qb = tx.manager
+    .createQueryBuilder(Invoice, 'i')
+    .where({ invoice_id: In(ids) })
+    .orderBy('i.invoice_id', 'ASC');
+  if (tx.manager.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+  return qb.getMany();
+}
+
+/** The invoice a path names (404 if none), read under its row lock. */
+export async function lockedInvoiceByRef(tx: Tx, ref: string): Promise<Invoice> {
+  const found = await findByPathRef(tx.manager, INVOICE_REF, ref);
+  return (await lockInvoices(tx, [found.invoice_id]))[0] ?? found;
+}

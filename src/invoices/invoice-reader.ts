@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { Clock } from 'src/core/clock/clock';
+import { ApiError } from 'src/core/envelope/api-error';
+import { accountDate } from 'src/core/time/account-date';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { Item } from 'src/items/entities/item.entity';
+import { TaxesService } from 'src/taxes/taxes.service';
+import { InvoiceDelivery } from './entities/invoice-delivery.entity';
+import { InvoiceLine } from './entities/invoice-line.entity';
+import { InvoiceSchedule } from './entities/invoice-schedule.entity';
+import { Invoice } from './entities/invoice.entity';
+import { InvoiceExtensions } from './invoice-extensions';
+import { InvoiceFigures, invoiceFigures } from './invoice-figures';
+import { InvoicePresenter, LineWithItem } from './invoice.presenter';
+
+/**
+ * Reads invoices for the wire: a page of overviews costs one query for the money applied
+ * (per extension source) beside the page itself; a full invoice adds one query each for
+ * lines (with their items), tax names, schedule and deliveries.
+ */
+@Injectable()
+export class InvoiceReader {
+  constructor(
+    private readonly clock: Clock,
+    private readonly wire: WireFormat,
+    private readonly extensions: InvoiceExtensions,
+    private readonly presenter: InvoicePresenter,
+    private readonly taxes: TaxesService,
+  ) {}
+
+  /** The account's date today (DESIGN §3: "today" is in ACCOUNT_TIMEZONE). */
+  today(): string {
+    return accountDate(this.clock.now(), this.wire.timezone);
+  }
+
+  async figuresFor(manager: EntityManager, invoices: Invoice[]): Promise<Map<number, InvoiceFigures>> {
+    const applied = await this.extensions.appliedFor(
+      manager,
+      invoices.map((i) => i.invoice_id),
+    );
+    const today = this.today();
+    return new Map(invoices.map((i) => [i.invoice_id, invoiceFigures(i, applied.get(i.invoice_id)!, today)]));
+  }
+
+  async overviews(manager: EntityManager, invoices: Invoice[]): Promise<Record<string, unknown>[]> {
+    const applied = await this.extensions.appliedFor(
+      manager,
+      invoices.map((i) => i.invoice_id),
+    );
+    const today = this.today();
+    return invoices.map((i) => {
+      const a = applied.get(i.invoice_id)!;
+      return this.presenter.overview(i, a, invoiceFigures(i, a, today));
+    });
+  }
+
+  /** The full invoice: overview, `line_items`, `schedule`, `sent`. */
+  async full(manager: EntityManager, invoiceId: number): Promise<Record<string, unknown>> {
+    const invoice = await manager.findOne(Invoice, { where: { invoice_id: invoiceId }, withDeleted: true });
+    if (!invoice) throw ApiError.notFound('invoice');
+    const applied = (await this.extensions.appliedFor(manager, [invoiceId])).get(invoiceId)!;
+    const figures = invoiceFigures(invoice, applied, this.today());
+    const lines = await this.lines(manager, invoiceId);
+    const groupTaxes = await this.taxes.groupTaxes(
+      manager,
+      lines.flatMap((l) => (l.tax_group_id === null ? [] : [l.tax_group_id])),
+    );
+    const schedule = await manager.find(InvoiceSchedule, { where: { invoice_id: invoiceId } });
+    const sent = await manager.find(InvoiceDelivery, {
+      where: { invoice_id: invoiceId },
+      order: { invoice_delivery_id: 'ASC' },
+    });
+    return {
+      ...this.presenter.overview(invoice, applied, figures),
+      line_items: lines.map((l) => this.presenter.line(l, groupTaxes)),
+      schedule: this.presenter.schedule(invoice, schedule, figures, this.today()),
+      sent: this.presenter.sent(sent),
+    };
+  }
+
+  /** An invoice's lines in order, each with its item (one query). */
+  async lines(manager: EntityManager, invoiceId: number): Promise<LineWithItem[]> {
+    return manager
+      .createQueryBuilder(InvoiceLine, 'l')
+      .leftJoinAndMapOne('l.item', Item, 'it', 'it.item_id = l.item_id')
+      .where({ invoice_id: In([invoiceId]) })
+      .orderBy('l.sort_order', 'ASC')
+      .addOrderBy('l.line_item_id', 'ASC')
+      .getMany();
+  }
+}

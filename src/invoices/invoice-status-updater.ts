@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { RequestContext } from 'src/core/context/request-context';
+import { Tx } from 'src/database/unit-of-work';
+import { Invoice } from './entities/invoice.entity';
+import { InvoiceEvents } from './invoice-events';
+import { InvoiceReader } from './invoice-reader';
+import { InvoiceStatusStr } from './invoice-status';
+
+/**
+ * Keeps the stored `invoice_status_str` current. Every writer that changes what an
+ * invoice owes (lines, payments, credits, refunds, void, collections) calls `refresh`
+ * inside its transaction, after applying the money to invoices it locked with
+ * `lockInvoices`; a status that changes records an invoice/status event.
+ */
+@Injectable()
+export class InvoiceStatusUpdater {
+  constructor(
+    private readonly reader: InvoiceReader,
+    private readonly events: InvoiceEvents,
+  ) {}
+
+  /** Recomputes the status of these invoices (fixed number of queries) and returns the ids whose status changed. */
+  async refresh(tx: Tx, ctx: RequestContext, invoiceIds: number[]): Promise<number[]> {
+    if (invoiceIds.length === 0) return [];
+    const invoices = await tx.manager.find(Invoice, { where: { invoice_id: In([...new Set(invoiceIds)]) } });
+    const figures = await this.reader.figuresFor(tx.manager, invoices);
+    const today = this.reader.today();
+    const changed: number[] = [];
+    for (const invoice of invoices) {
+      const next = figures.get(invoice.invoice_id)!.status;
+      // Collections ends with full payment: a later refund reopens the invoice as unpaid.
+      const endsCollections = next === 'closed-paid' && invoice.in_collections;
+      if (next === invoice.invoice_status_str && !endsCollections) continue;
+      await tx.manager.update(Invoice, invoice.invoice_id, {
+        invoice_status_str: next,
+        ...(endsCollections ? { in_collections: false } : {}),
+      });
+      if (effective(invoice.invoice_status_str as InvoiceStatusStr, invoice.due_date, today) !== next) {
+        changed.push(invoice.invoice_id);
+        await this.events.record(tx, ctx, invoice.invoice_id, 'status');
+      }
+    }
+    return changed;
+  }
+}
+
+/** What a stored status reads as today (an unpaid invoice past its due date is overdue). */
+function effective(stored: InvoiceStatusStr, dueDate: string, today: string): InvoiceStatusStr {
+  return stored === 'open-unpaid' && dueDate < today ? 'open-overdue' : stored;
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { CustomersModule } from 'src/customers/customers.module';
+import { TaxesModule } from 'src/taxes/taxes.module';
+import { InvoiceActions } from './invoice-actions';
+import { InvoiceCustomerFigures } from './invoice-customer-figures';
+import { InvoiceEvents } from './invoice-events';
+import { InvoiceExtensions } from './invoice-extensions';
+import { InvoiceReader } from './invoice-reader';
+import { InvoiceStatusUpdater } from './invoice-status-updater';
+import { InvoicePresenter } from './invoice.presenter';
+import { InvoicesController } from './invoices.controller';
+import { InvoicesService } from './invoices.service';
+
+@Module({
+  imports: [CustomersModule, TaxesModule],
+  controllers: [InvoicesController],
+  providers: [
+    InvoicesService,
+    InvoiceActions,
+    InvoiceReader,
+    InvoicePresenter,
+    InvoiceEvents,
+    InvoiceExtensions,
+    InvoiceStatusUpdater,
+    InvoiceCustomerFigures,
+  ],
+  exports: [InvoicesService, InvoiceReader, InvoiceExtensions, InvoiceStatusUpdater, InvoiceEvents],
+})
+export class InvoicesModule {}

@@ -1,0 +1,46 @@
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { Ctx, RequestContext } from 'src/core/context/request-context';
+import { ApiResult, created } from 'src/core/envelope/api-result';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { TaxesService } from './taxes.service';
+
+/** `/tax` (name, rate in percent) and `/tax_group` (a named group applying one tax; items point at groups). */
+@Controller('api/v3')
+export class TaxesController {
+  constructor(
+    private readonly taxes: TaxesService,
+    private readonly wire: WireFormat,
+  ) {}
+
+  @Get('tax')
+  listTaxes(): Promise<Record<string, unknown>[]> {
+    return this.taxes.listTaxes();
+  }
+
+  @Get('tax/:id')
+  oneTax(@Param('id') id: string): Promise<Record<string, unknown>> {
+    return this.taxes.oneTax(id);
+  }
+
+  @Post('tax')
+  async createTax(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+    const id = await this.taxes.createTax(ctx, body);
+    return created(this.wire.apiUrl('tax', id), id);
+  }
+
+  @Get('tax_group')
+  listGroups(): Promise<Record<string, unknown>[]> {
+    return this.taxes.listGroups();
+  }
+
+  @Get('tax_group/:id')
+  oneGroup(@Param('id') id: string): Promise<Record<string, unknown>> {
+    return this.taxes.oneGroup(id);
+  }
+
+  @Post('tax_group')
+  async createGroup(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+    const id = await this.taxes.createGroup(ctx, body);
+    return created(this.wire.apiUrl('tax_group', id), id);
+  }
+}

@@ -1,0 +1,59 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { In } from 'typeorm';
+import { Clock } from 'src/core/clock/clock';
+import { EventRecorder, RecordedEvent } from 'src/core/events/event-recorder';
+import { randomToken } from 'src/core/refs/random-token';
+import { Tx } from 'src/database/unit-of-work';
+import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
+import { Webhook } from 'src/webhooks/entities/webhook.entity';
+import { patternsMatching } from 'src/webhooks/webhook-events';
+import { WebhookDeliverer } from './webhook-deliverer';
+
+/**
+ * Turns every recorded event into one delivery row per matching hook, inside the
+ * transaction of the change: the change and its deliveries commit together or not at
+ * all. After commit the first attempt is queued; if the process dies first, the
+ * sweeper finds the row.
+ */
+@Injectable()
+export class WebhookFanout implements OnModuleInit {
+  constructor(
+    private readonly events: EventRecorder,
+    private readonly clock: Clock,
+    private readonly deliverer: WebhookDeliverer,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.onRecorded((tx, event) => this.fanOut(tx, event));
+  }
+
+  async fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
+    if (event.suppressWebhooks) return;
+    const hooks = await tx.manager.find(Webhook, {
+      select: { webhook_id: true },
+      where: { event: In(patternsMatching(event.contextStr, event.event)) },
+      order: { webhook_id: 'ASC' },
+    });
+    if (hooks.length === 0) return;
+    const now = this.clock.now();
+    const ids: number[] = [];
+    for (const hook of hooks) {
+      const inserted = await tx.manager.insert(WebhookDelivery, {
+        webhook_id: hook.webhook_id,
+        domain_event_id: event.domainEventId,
+        message_id: `msg_${randomToken(24)}`,
+        context_str: event.contextStr,
+        context_id: String(event.contextId),
+        event: event.event,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_datetime: now,
+        write_datetime: now,
+      });
+      ids.push((inserted.identifiers[0] as { webhook_delivery_id: number }).webhook_delivery_id);
+    }
+    tx.afterCommit(async () => {
+      for (const id of ids) await this.deliverer.kick(id, 0);
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { Ctx, RequestContext } from 'src/core/context/request-context';
+import { ApiResult } from 'src/core/envelope/api-result';
+import { validateBody } from 'src/core/validation/validate-body';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { WebhookLogService } from './log/webhook-log.service';
+import { WebhooksService } from './webhooks.service';
+
+/**
+ * `/_resthook`. Create answers 201 with `{id, secret}`: the secret (`whsec_...`) signs
+ * every delivery (Standard Webhooks) and is shown only here, never on reads.
+ */
+@Controller('api/v3/_resthook')
+export class WebhooksController {
+  constructor(
+    private readonly hooks: WebhooksService,
+    private readonly log: WebhookLogService,
+    private readonly wire: WireFormat,
+  ) {}
+
+  @Get()
+  list(@Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    return this.hooks.list(query);
+  }
+
+  @Get(':ref')
+  findOne(@Param('ref') ref: string): Promise<Record<string, unknown>> {
+    return this.hooks.findOne(ref);
+  }
+
+  @Get(':ref/_log')
+  async logOf(@Param('ref') ref: string, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    return this.log.list(query, (await this.hooks.hookOf(ref)).webhook_id);
+  }
+
+  @Post()
+  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+    const dto = validateBody(CreateWebhookDto, body, { readOnly: ['resthook_id', 'secret'], requireData: true });
+    const { id, secret } = await this.hooks.create(ctx, dto);
+    return new ApiResult(201, { id, secret }, { Location: this.wire.apiUrl('_resthook', id) });
+  }
+
+  @Delete(':ref')
+  remove(@Param('ref') ref: string, @Ctx() ctx: RequestContext): Promise<true> {
+    return this.hooks.remove(ctx, ref);
+  }
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { SharedTokenService } from './delivery/shared-token.service';
+import { WebhookDeliverer } from './delivery/webhook-deliverer';
+import { WebhookFanout } from './delivery/webhook-fanout';
+import { WebhookSweeper } from './delivery/webhook-sweeper';
+import { WebhookLogController } from './log/webhook-log.controller';
+import { WebhookLogPresenter } from './log/webhook-log.presenter';
+import { WebhookLogService } from './log/webhook-log.service';
+import { WebhookPresenter } from './webhook.presenter';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/** Hooks, their durable signed delivery and the delivery log (see README.md here). */
+@Module({
+  controllers: [WebhooksController, WebhookLogController],
+  providers: [
+    WebhooksService,
+    WebhookPresenter,
+    WebhookLogService,
+    WebhookLogPresenter,
+    SharedTokenService,
+    WebhookDeliverer,
+    WebhookFanout,
+    WebhookSweeper,
+  ],
+  // The sweeper is exported for the test clock (DESIGN §6: moving it runs webhook retries).
+  exports: [SharedTokenService, WebhookSweeper],
+})
+export class WebhooksModule {}
