@@ -39,8 +39,16 @@ export class InvoiceActions {
     private readonly mail: MailService,
   ) {}
 
+  private readonly added: Record<string, ObjectAction> = {};
+
+  /** Actions other modules add at start (payments add `pay`). */
+  add(name: string, action: ObjectAction): void {
+    this.added[name] = action;
+  }
+
   all(): Readonly<Record<string, ObjectAction>> {
     return {
+      ...this.added,
       void: (ref, body, ctx) => this.void(ref, body, ctx),
       email: (ref, body, ctx) => this.email(ref, body, ctx),
       print: (ref, body, ctx) => this.print(ref, body, ctx),

@@ -24,6 +24,6 @@ import { InvoicesService } from './invoices.service';
     InvoiceStatusUpdater,
     InvoiceCustomerFigures,
   ],
-  exports: [InvoicesService, InvoiceReader, InvoiceExtensions, InvoiceStatusUpdater, InvoiceEvents],
+  exports: [InvoicesService, InvoiceActions, InvoiceReader, InvoiceExtensions, InvoiceStatusUpdater, InvoiceEvents],
 })
 export class InvoicesModule {}

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import Decimal from 'decimal.js';
 import { EntityManager, In } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { ZERO } from 'src/core/money/decimal';
@@ -22,16 +23,33 @@ export class CustomerPaymentsExtension implements OnModuleInit {
     );
   }
 
-  /** One query for the whole page: rows are summed in decimal, never as SQL floats. */
+  /**
+   * Two queries for the whole page, summed in decimal (never SQL floats): `paid` from
+   * the customers' own payments and refunds; `balance` lowered by the money applied to
+   * their invoices (the invoices module adds the invoice totals).
+   */
   private async figuresFor(m: EntityManager, customerIds: number[]): Promise<Map<number, Partial<CustomerFigures>>> {
-    const rows = await m.find(Transaction, {
+    const payments = await m.find(Transaction, {
       where: { customer_id: In(customerIds), transaction_type: In(['pay', 'ref']), status_str: 'ok-successful' },
       select: { transaction_id: true, customer_id: true, amount: true },
     });
-    const result = new Map<number, Partial<CustomerFigures>>();
-    for (const row of rows) {
-      const current = result.get(row.customer_id)?.paid ?? ZERO;
-      result.set(row.customer_id, { paid: current.plus(row.amount) });
+    const applied = await m
+      .createQueryBuilder(TransactionApplied, 'ta')
+      .innerJoin(Transaction, 't', 't.transaction_id = ta.transaction_id')
+      .select(['ta.transaction_applied_id', 'ta.invoice_customer_id', 'ta.applied'])
+      .where({ invoice_customer_id: In(customerIds) })
+      .andWhere('t.status_str IN (:...statuses)', { statuses: COUNTING_STATUSES })
+      .getMany();
+    const result = new Map<number, { paid: Decimal; balance: Decimal }>();
+    const entry = (id: number) => {
+      let found = result.get(id);
+      if (!found) result.set(id, (found = { paid: ZERO, balance: ZERO }));
+      return found;
+    };
+    for (const row of payments) entry(row.customer_id).paid = entry(row.customer_id).paid.plus(row.amount);
+    for (const row of applied) {
+      const e = entry(row.invoice_customer_id);
+      e.balance = e.balance.minus(row.applied);
     }
     return result;
   }

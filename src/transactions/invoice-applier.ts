@@ -5,6 +5,7 @@ import { Clock } from 'src/core/clock/clock';
 import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney } from 'src/core/money/decimal';
 import { Customer } from 'src/customers/entities/customer.entity';
+import { Tx } from 'src/database/unit-of-work';
 import { allocate, Application, ApplicationStyle } from './allocation';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
@@ -61,15 +62,10 @@ export class InvoiceApplier {
   }
 
   /** Locks what the style touches: the transaction's first statement (see InvoiceLedger.lock). */
-  lock(
-    m: EntityManager,
-    customerId: number,
-    style: ApplicationStyle,
-    alsoIds: number[] = [],
-  ): Promise<PayableInvoice[]> {
-    if (style.kind === 'auto') return this.ledger.lockOpenOf(m, customerId);
+  lock(tx: Tx, customerId: number, style: ApplicationStyle, alsoIds: number[] = []): Promise<PayableInvoice[]> {
+    if (style.kind === 'auto') return this.ledger.lockOpenOf(tx, customerId);
     const ids = [...new Set([...(style.kind === 'list' ? style.items.map((i) => i.invoice_id) : []), ...alsoIds])];
-    return ids.length ? this.ledger.lock(m, ids) : Promise.resolve([]);
+    return ids.length ? this.ledger.lock(tx, ids) : Promise.resolve([]);
   }
 
   /** Spreads the amount over the locked invoices and writes the applications. */

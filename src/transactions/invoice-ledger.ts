@@ -1,5 +1,4 @@
 import Decimal from 'decimal.js';
-import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
 import { Tx } from 'src/database/unit-of-work';
@@ -17,8 +16,8 @@ export interface PayableInvoice {
 }
 
 /**
- * The invoices as transactions see them. The invoices module provides the real one;
- * without it there are no invoices to apply to.
+ * The invoices as transactions see them (implemented over the invoices module by
+ * InvoicesLedger), so the application logic does not reach into invoice tables.
  */
 export abstract class InvoiceLedger {
   /** Reads invoices without locking (checks and amounts before a charge). Unknown ids are absent. */
@@ -29,31 +28,11 @@ export abstract class InvoiceLedger {
    * single writer) and returns their balances. On MySQL it must be the transaction's
    * first statement, so balances read after it include everything committed before.
    */
-  abstract lock(m: EntityManager, invoiceIds: number[]): Promise<PayableInvoice[]>;
+  abstract lock(tx: Tx, invoiceIds: number[]): Promise<PayableInvoice[]>;
 
   /** Locks every open invoice of the customer (`auto_apply`). */
-  abstract lockOpenOf(m: EntityManager, customerId: number): Promise<PayableInvoice[]>;
+  abstract lockOpenOf(tx: Tx, customerId: number): Promise<PayableInvoice[]>;
 
   /** After applications to these invoices changed: status moves and their events. */
   abstract applicationsChanged(tx: Tx, ctx: RequestContext, invoiceIds: number[]): Promise<void>;
-}
-
-/** No invoices module: nothing to apply to. */
-@Injectable()
-export class NoInvoiceLedger extends InvoiceLedger {
-  read(): Promise<PayableInvoice[]> {
-    return Promise.resolve([]);
-  }
-
-  lock(): Promise<PayableInvoice[]> {
-    return Promise.resolve([]);
-  }
-
-  lockOpenOf(): Promise<PayableInvoice[]> {
-    return Promise.resolve([]);
-  }
-
-  applicationsChanged(): Promise<void> {
-    return Promise.resolve();
-  }
 }

@@ -119,7 +119,7 @@ export class PaymentService {
   ): Promise<number> {
     const identity = this.gateway.identity;
     return this.uow.run(async (tx) => {
-      const locked = await this.applier.lock(tx.manager, customerId, style);
+      const locked = await this.applier.lock(tx, customerId, style);
       const id = await this.writer.insert(
         tx,
         ctx,

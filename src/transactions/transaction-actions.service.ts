@@ -92,7 +92,7 @@ export class TransactionActionsService {
     }
     const id = await this.uow.run(async (tx) => {
       const m = tx.manager;
-      await this.ledger.lock(m, invoiceIds);
+      await this.ledger.lock(tx, invoiceIds);
       // The payment row is locked too: two refunds at once never exceed what was paid.
       await this.lockTransaction(m, payment.transaction_id);
       planned = await this.refundPlan(m, payment, asked);
@@ -169,9 +169,10 @@ export class TransactionActionsService {
     );
     await this.uow.run(async (tx) => {
       const m = tx.manager;
-      const current = await m.find(TransactionApplied, { where: { transaction_id: found.transaction_id } });
+      // Lock first (see InvoiceLedger.lock): the invoices named and those applied to now (a locking read).
+      const current = await this.currentApplications(m, found.transaction_id);
       const locked = await this.applier.lock(
-        m,
+        tx,
         found.customer_id,
         style,
         current.map((a) => a.invoice_id),
@@ -225,6 +226,14 @@ export class TransactionActionsService {
         applications.map((a) => a.invoice_id),
       );
     });
+  }
+
+  /** The transaction's applications, read under locks (its row and theirs) on MySQL. */
+  private async currentApplications(m: EntityManager, id: number): Promise<TransactionApplied[]> {
+    await this.lockTransaction(m, id);
+    const qb = m.createQueryBuilder(TransactionApplied, 'ta').where('ta.transaction_id = :id', { id });
+    if (this.uow.isMysql) qb.setLock('pessimistic_write');
+    return qb.getMany();
   }
 
   private async lockTransaction(m: EntityManager, id: number): Promise<void> {

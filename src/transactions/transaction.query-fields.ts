@@ -2,6 +2,9 @@ import { FieldMap } from 'src/core/query/field-map';
 import { statusStateSql } from './transaction-status';
 
 const APPLIED = 'SELECT 1 FROM transaction_applied qta WHERE qta.transaction_id = t.transaction_id AND {cond}';
+const APPLIED_INVOICE =
+  'SELECT 1 FROM transaction_applied qta INNER JOIN invoice qti ON qti.invoice_id = qta.invoice_id ' +
+  'WHERE qta.transaction_id = t.transaction_id AND {cond}';
 
 /** Transaction query fields (SPEC "Transactions"), for the list alias `t`. */
 export const TRANSACTION_QUERY_FIELDS: FieldMap = {
@@ -25,4 +28,5 @@ export const TRANSACTION_QUERY_FIELDS: FieldMap = {
   'transaction_status.str': { expr: 't.status_str', type: 'string' },
   'transaction_status.state': { expr: statusStateSql('t.status_str'), type: 'string' },
   'applied_to.invoice_id': { expr: 'qta.invoice_id', type: 'int', exists: APPLIED },
+  'applied_to.package_id': { expr: 'qti.package_id', type: 'int', exists: APPLIED_INVOICE },
 };

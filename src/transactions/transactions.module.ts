@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
+import { InvoicesModule } from 'src/invoices/invoices.module';
 import { PaymentsModule } from 'src/payments/payments.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { AchSettlementJob } from './ach-settlement.job';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
 import { InvoiceApplier } from './invoice-applier';
-import { InvoiceLedger, NoInvoiceLedger } from './invoice-ledger';
+import { InvoiceLedger } from './invoice-ledger';
+import { InvoicePayAction } from './invoice-pay.action';
+import { InvoicesLedger } from './invoices-ledger';
 import { PaymentSources } from './payment-sources';
 import { PaymentService } from './payment.service';
 import { NoSubscriptionPaymethods, SubscriptionPaymethods } from './subscription-paymethod';
@@ -17,7 +20,7 @@ import { TransactionsController } from './transactions.controller';
 import { TransactionsService } from './transactions.service';
 
 @Module({
-  imports: [CustomersModule, PaymentsModule, PaymethodsModule],
+  imports: [CustomersModule, InvoicesModule, PaymentsModule, PaymethodsModule],
   controllers: [TransactionsController],
   providers: [
     TransactionsService,
@@ -30,7 +33,8 @@ import { TransactionsService } from './transactions.service';
     InvoiceApplier,
     AchSettlementJob,
     CustomerPaymentsExtension,
-    { provide: InvoiceLedger, useClass: NoInvoiceLedger },
+    InvoicePayAction,
+    { provide: InvoiceLedger, useClass: InvoicesLedger },
     { provide: SubscriptionPaymethods, useClass: NoSubscriptionPaymethods },
   ],
   exports: [PaymentService, TransactionsService],

@@ -68,7 +68,7 @@ export class TransactionsService {
     await this.applier.check(this.dataSource.manager, customerId, style, amount);
     return this.uow.run(async (tx) => {
       const m = tx.manager;
-      const locked = await this.applier.lock(m, customerId, style);
+      const locked = await this.applier.lock(tx, customerId, style);
       await assertExternalKeyFree(m, Transaction, 'transaction_id', dto.external_key, 'transaction');
       const id = await this.writer.insert(
         tx,

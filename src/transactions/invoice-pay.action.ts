@@ -1,0 +1,118 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import { Clock } from 'src/core/clock/clock';
+import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
+import { findByPathRef } from 'src/core/refs/ref-resolver';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { isPlainObject } from 'src/core/validation/validate-body';
+import { UnitOfWork } from 'src/database/unit-of-work';
+import { InvoiceActions } from 'src/invoices/invoice-actions';
+import { INVOICE_REF } from 'src/invoices/invoice-ref';
+import { TransactionApplied } from './entities/transaction-applied.entity';
+import { Transaction } from './entities/transaction.entity';
+import { InvoiceLedger } from './invoice-ledger';
+import { PaymentService } from './payment.service';
+import { loadTransactionFigures } from './transaction-figures';
+import { COUNTING_STATUSES } from './transaction-status';
+
+const FIELDS = new Set(['use_customer_balance', 'paymethods', 'amount']);
+
+/**
+ * `POST /invoice/<id>?action=pay` (DESIGN §6 "Invoices"): `{use_customer_balance: true}`
+ * puts the customer's unapplied payments and credits on the invoice; otherwise the
+ * invoice is charged as `POST /transaction?action=pay` would (same method selection).
+ */
+@Injectable()
+export class InvoicePayAction implements OnModuleInit {
+  constructor(
+    private readonly actions: InvoiceActions,
+    private readonly payments: PaymentService,
+    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ledger: InvoiceLedger,
+    private readonly revisions: RevisionService,
+  ) {}
+
+  onModuleInit(): void {
+    this.actions.add('pay', (ref, body, ctx) => this.run(ref, body, ctx));
+  }
+
+  private async run(ref: string, body: unknown, ctx: RequestContext): Promise<unknown> {
+    const fields = body === undefined || body === null || body === '' ? {} : body;
+    if (!isPlainObject(fields)) throw ApiError.badRequest('The request body must be a JSON object.');
+    const unknown = Object.keys(fields).find((k) => !FIELDS.has(k));
+    if (unknown) throw ApiError.badRequest(`Invalid field: "${unknown}" is not a field of action pay.`);
+    const invoice = await findByPathRef(this.dataSource.manager, INVOICE_REF, ref);
+    if (fields.use_customer_balance !== undefined) {
+      if (fields.use_customer_balance !== true) {
+        throw ApiError.badRequest('Field "use_customer_balance" must be true when sent.');
+      }
+      if (fields.paymethods !== undefined || fields.amount !== undefined) {
+        throw ApiError.badRequest('Send either "use_customer_balance" or "paymethods"/"amount", not both.');
+      }
+      return this.useCustomerBalance(ctx, invoice.invoice_id, invoice.customer_id);
+    }
+    return this.payments.pay(ctx, {
+      customer_id: invoice.customer_id,
+      applied_to: [invoice.invoice_id],
+      ...(fields.amount !== undefined ? { amount: fields.amount } : {}),
+      ...(fields.paymethods !== undefined ? { paymethods: fields.paymethods } : {}),
+    });
+  }
+
+  /** Oldest unapplied money first, up to the invoice's balance. */
+  private async useCustomerBalance(ctx: RequestContext, invoiceId: number, customerId: number): Promise<true> {
+    await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const [locked] = await this.ledger.lock(tx, [invoiceId]);
+      if (locked.is_void || locked.balance.lte(0)) throw ApiError.badRequest('This invoice has no balance to pay.');
+      const candidates = await m.find(Transaction, {
+        where: {
+          customer_id: customerId,
+          transaction_type: In(['pay', 'cre']),
+          status_str: In([...COUNTING_STATUSES]),
+        },
+        order: { transaction_datetime: 'ASC', transaction_id: 'ASC' },
+      });
+      const figures = await loadTransactionFigures(m, candidates);
+      let left = locked.balance;
+      const used: number[] = [];
+      for (const t of candidates) {
+        const free = figures.get(t.transaction_id)!.unapplied;
+        if (left.lte(0) || free.lte(0)) continue;
+        const applied = free.lt(left) ? free : left;
+        const existing = figures.get(t.transaction_id)!.applications.find((a) => a.invoice_id === invoiceId);
+        if (existing) {
+          await m.update(TransactionApplied, existing.transaction_applied_id, {
+            applied: existing.applied.plus(applied),
+          });
+        } else {
+          await m.insert(TransactionApplied, {
+            transaction_id: t.transaction_id,
+            invoice_id: invoiceId,
+            invoice_schedule_id: null,
+            invoice_customer_id: locked.customer_id,
+            applied,
+            memo: null,
+            write_datetime: this.clock.now(),
+          });
+        }
+        await this.revisions.record(tx, ctx, 'transaction', t.transaction_id, `Applied to invoice ${invoiceId}`);
+        used.push(t.transaction_id);
+        left = left.minus(applied);
+      }
+      if (!used.length) throw ApiError.badRequest('The customer has no unapplied payments or credits to use.');
+      await this.revisions.record(
+        tx,
+        ctx,
+        'invoice',
+        invoiceId,
+        `Paid from the customer's balance (${used.join(', ')})`,
+      );
+      await this.ledger.applicationsChanged(tx, ctx, [invoiceId]);
+    });
+    return true;
+  }
+}

@@ -1,0 +1,130 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EntityManager, In, IsNull } from 'typeorm';
+import { RequestContext } from 'src/core/context/request-context';
+import { ZERO } from 'src/core/money/decimal';
+import { Tx } from 'src/database/unit-of-work';
+import { Invoice } from 'src/invoices/entities/invoice.entity';
+import { InvoiceApplied, InvoiceExtensions } from 'src/invoices/invoice-extensions';
+import { lockInvoices } from 'src/invoices/invoice-lock';
+import { InvoiceReader } from 'src/invoices/invoice-reader';
+import { InvoiceStatusUpdater } from 'src/invoices/invoice-status-updater';
+import { TransactionApplied } from './entities/transaction-applied.entity';
+import { Transaction } from './entities/transaction.entity';
+import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
+import { COUNTING_STATUSES } from './transaction-status';
+
+type AppliedRow = TransactionApplied & { transaction: Transaction };
+
+/**
+ * Transactions over the invoices module: the money applied to each invoice (payments,
+ * credits, refunds, declines, paid date) and the `transaction.transaction_id` query
+ * field through InvoiceExtensions; row locks for applying; status refreshes (with their
+ * invoice/status events) after every change.
+ */
+@Injectable()
+export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
+  constructor(
+    private readonly extensions: InvoiceExtensions,
+    private readonly reader: InvoiceReader,
+    private readonly statuses: InvoiceStatusUpdater,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.extensions.addAppliedSource({ appliedFor: (m, ids) => this.appliedFor(m, ids) });
+    this.extensions.addQueryFields({
+      'transaction.transaction_id': {
+        expr: 'qta.transaction_id',
+        type: 'int',
+        exists: 'SELECT 1 FROM transaction_applied qta WHERE qta.invoice_id = i.invoice_id AND {cond}',
+      },
+    });
+  }
+
+  read(m: EntityManager, invoiceIds: number[]): Promise<PayableInvoice[]> {
+    return this.payable(m, () => m.find(Invoice, { where: { invoice_id: In(invoiceIds) } }));
+  }
+
+  lock(tx: Tx, invoiceIds: number[]): Promise<PayableInvoice[]> {
+    return this.payable(tx.manager, () => lockInvoices(tx, invoiceIds));
+  }
+
+  lockOpenOf(tx: Tx, customerId: number): Promise<PayableInvoice[]> {
+    return this.payable(tx.manager, () => {
+      const qb = tx.manager
+        .createQueryBuilder(Invoice, 'i')
+        .where({ customer_id: customerId, void_datetime: IsNull() })
+        .orderBy('i.invoice_id', 'ASC');
+      if (tx.manager.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+      return qb.getMany();
+    });
+  }
+
+  async applicationsChanged(tx: Tx, ctx: RequestContext, invoiceIds: number[]): Promise<void> {
+    await this.statuses.refresh(tx, ctx, invoiceIds);
+  }
+
+  /** Balances as the invoices module computes them, read after any lock was taken. */
+  private async payable(m: EntityManager, load: () => Promise<Invoice[]>): Promise<PayableInvoice[]> {
+    const invoices = await load();
+    const figures = await this.reader.figuresFor(m, invoices);
+    return invoices.map((i) => ({
+      invoice_id: i.invoice_id,
+      customer_id: i.customer_id,
+      package_id: i.package_id,
+      date: i.date,
+      is_void: i.void_datetime !== null,
+      balance: figures.get(i.invoice_id)!.balance,
+    }));
+  }
+
+  /**
+   * Two queries for a whole page: the applications with their transactions (in time
+   * order), and the invoices' totals for the paid date. Only successful and pending
+   * transactions count; a failed payment attempt counts as a decline.
+   */
+  private async appliedFor(m: EntityManager, invoiceIds: number[]): Promise<Map<number, Partial<InvoiceApplied>>> {
+    const rows = (await m
+      .createQueryBuilder(TransactionApplied, 'ta')
+      .innerJoinAndMapOne('ta.transaction', Transaction, 't', 't.transaction_id = ta.transaction_id')
+      .where({ invoice_id: In(invoiceIds) })
+      .orderBy('t.transaction_datetime', 'ASC')
+      .addOrderBy('ta.transaction_applied_id', 'ASC')
+      .getMany()) as AppliedRow[];
+    const result = new Map<number, Partial<InvoiceApplied>>();
+    if (!rows.length) return result;
+    const totals = new Map(
+      (
+        await m.find(Invoice, {
+          where: { invoice_id: In([...new Set(rows.map((r) => r.invoice_id))]) },
+          select: { invoice_id: true, total: true },
+          withDeleted: true,
+        })
+      ).map((i) => [i.invoice_id, i.total]),
+    );
+    for (const row of rows) {
+      const t = row.transaction;
+      let entry = result.get(row.invoice_id);
+      if (!entry) {
+        entry = { payments: ZERO, credits: ZERO, refunds: ZERO, declines: 0, paid_date: null };
+        result.set(row.invoice_id, entry);
+      }
+      if (!COUNTING_STATUSES.includes(t.status_str as never)) {
+        if (t.transaction_type === 'pay' && t.status_str.startsWith('fail-'))
+          entry.declines = (entry.declines ?? 0) + 1;
+        continue;
+      }
+      if (t.transaction_type === 'pay') entry.payments = (entry.payments ?? ZERO).plus(row.applied);
+      else if (t.transaction_type === 'cre') entry.credits = (entry.credits ?? ZERO).plus(row.applied);
+      else if (t.transaction_type === 'ref') entry.refunds = (entry.refunds ?? ZERO).plus(row.applied.abs());
+      const owed = (totals.get(row.invoice_id) ?? ZERO)
+        .minus(entry.payments ?? ZERO)
+        .minus(entry.credits ?? ZERO)
+        .plus(entry.refunds ?? ZERO);
+      // The day the balance reached 0 (kept while it stays there).
+      entry.paid_date = owed.lte(0) ? (entry.paid_date ?? t.transaction_date) : null;
+    }
+    return result;
+  }
+}

@@ -1,0 +1,402 @@
+import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
+import { SubscriptionPaymethods } from 'src/transactions/subscription-paymethod';
+import { createTestApp, TestApp } from './support/test-app';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Transactions applied to invoices: every application style, changeAppliedAmounts,
+ * payments, refunds, voids and returns, with invoice and customer figures checked to
+ * the cent against hand-computed values.
+ */
+describe('payments applied to invoices', () => {
+  let t: TestApp;
+  let item: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    // Thursday 2026-11-19, 09:00 in Chicago.
+    t.clock.set(new Date('2026-11-19T15:00:00Z'));
+    item = (
+      await t
+        .post('/api/v3/item', { name: 'Service', pricemodel: { pricemodel: 'fla', base: 100, paycycle: 'mon' } })
+        .expect(201)
+    ).body.response.id;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function newCustomer(extra: Record<string, unknown> = {}): Promise<number> {
+    return (
+      await t.post('/api/v3/customer', { company: 'Payer', superuser_email: 'ap@payer.test', ...extra }).expect(201)
+    ).body.response.id;
+  }
+  async function newInvoice(customerId: number, date: string, rate: string): Promise<number> {
+    const body = { customer_id: customerId, date, line_items: [{ item_id: item, line_rate: rate, line_quantity: 1 }] };
+    return (await t.post('/api/v3/invoice', body).expect(201)).body.response.id;
+  }
+  /** Three invoices (Nov 1, 5, 10; not yet due): 100.00, 250.50, 75.25; total 425.75. */
+  async function threeInvoices(customerId: number): Promise<[number, number, number]> {
+    return [
+      await newInvoice(customerId, '2026-11-01', '100.00'),
+      await newInvoice(customerId, '2026-11-05', '250.50'),
+      await newInvoice(customerId, '2026-11-10', '75.25'),
+    ];
+  }
+  const invoice = async (id: number): Promise<Json> => (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response;
+  const txn = async (id: number): Promise<Json> => (await t.get(`/api/v3/transaction/${id}`).expect(200)).body.response;
+  const customer = async (id: number): Promise<Json> =>
+    (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response;
+  const balances = async (ids: number[]) => Promise.all(ids.map(async (id) => (await invoice(id)).balance as number));
+  const card = (number = '4242424242424242') => ({ number, expdate_year: 2030, expdate_month: 1, cvv: '123' });
+  async function record(customerId: number, body: Record<string, unknown>): Promise<number> {
+    const res = await t.post('/api/v3/transaction', {
+      customer_id: customerId,
+      transaction_type: 'pay',
+      gateway_method: 'check',
+      ...body,
+    });
+    expect(res.status).toBe(201);
+    return res.body.response.id;
+  }
+  const count = async (path: string) => (await t.get(`${path}/_count`).expect(200)).body.response as number;
+
+  it('applied_to ids: in the order given, up to each balance', async () => {
+    const c = await newCustomer();
+    const [i1, i2, i3] = await threeInvoices(c);
+    const id = await record(c, { amount: '300.00', applied_to: [{ invoice_id: i2 }, { invoice_id: i1 }] });
+    expect(await txn(id)).toMatchObject({
+      applied: 300,
+      unapplied: 0,
+      applied_to: [
+        { transaction_id: id, invoice_id: i2, applied: 250.5 },
+        { transaction_id: id, invoice_id: i1, applied: 49.5 },
+      ],
+    });
+    expect(await invoice(i2)).toMatchObject({
+      payments: 250.5,
+      applied: 250.5,
+      balance: 0,
+      is_paid: true,
+      paid_date: '2026-11-19',
+      invoice_status_str: 'closed-paid',
+      invoice_status_state: 'c',
+    });
+    expect(await invoice(i1)).toMatchObject({ payments: 49.5, balance: 50.5, is_paid: false });
+    expect(await balances([i1, i2, i3])).toEqual([50.5, 0, 75.25]);
+    expect(await customer(c)).toMatchObject({ total: 425.75, balance: 125.75, paid: 300 });
+  });
+
+  it('applied_to splits: a credit memo of 60.00 split 10.10 / 20.00, the rest unapplied', async () => {
+    const c = await newCustomer();
+    const [i1, , i3] = await threeInvoices(c);
+    const id = await record(c, {
+      transaction_type: 'cre',
+      gateway_method: 'credit',
+      amount: 60,
+      applied_to: [
+        { invoice_id: i1, applied: '10.10' },
+        { invoice_id: i3, applied: 20 },
+      ],
+    });
+    expect(await txn(id)).toMatchObject({ applied: 30.1, unapplied: 29.9 });
+    expect(await invoice(i1)).toMatchObject({ credits: 10.1, payments: 0, balance: 89.9 });
+    expect(await invoice(i3)).toMatchObject({ credits: 20, balance: 55.25 });
+    expect(await customer(c)).toMatchObject({ total: 425.75, balance: 395.65, paid: 0 });
+  });
+
+  it.each([
+    ['oldest_first', '120.00', [0, 230.5, 75.25]],
+    ['newest_first', '100.00', [100, 225.75, 0]],
+    ['best_fit', '250.50', [100, 0, 75.25]],
+    ['best_fit', '130.00', [0, 220.5, 75.25]],
+  ])('auto_apply %s of %s', async (order, amount, expected) => {
+    const c = await newCustomer();
+    const ids = await threeInvoices(c);
+    const id = await record(c, { amount, auto_apply: order });
+    expect(await balances(ids)).toEqual(expected);
+    expect((await txn(id)).unapplied).toBe(0);
+    const due = (expected).reduce((a, b) => a + b, 0);
+    expect((await customer(c)).balance).toBeCloseTo(due, 2);
+  });
+
+  it('auto_apply more than is owed leaves the rest unapplied', async () => {
+    const c = await newCustomer();
+    const ids = await threeInvoices(c);
+    const id = await record(c, { amount: '500.00', auto_apply: 'oldest_first' });
+    expect(await balances(ids)).toEqual([0, 0, 0]);
+    expect(await txn(id)).toMatchObject({ applied: 425.75, unapplied: 74.25 });
+    expect(await customer(c)).toMatchObject({ balance: 0, paid: 500 });
+  });
+
+  it('changeAppliedAmounts replaces, omits and empties, reopening what it leaves', async () => {
+    const c = await newCustomer();
+    const [i1, i2, i3] = await threeInvoices(c);
+    const id = await record(c, { amount: '200.00', applied_to: [i1] });
+    expect(await invoice(i1)).toMatchObject({ invoice_status_str: 'closed-paid' });
+    expect(await txn(id)).toMatchObject({ applied: 100, unapplied: 100 });
+
+    await t
+      .post(`/api/v3/transaction/${id}?action=changeAppliedAmounts`, {
+        applied_to: [
+          { invoice_id: i2, applied: 150 },
+          { invoice_id: i3, applied: 50 },
+        ],
+      })
+      .expect(200);
+    expect(await balances([i1, i2, i3])).toEqual([100, 100.5, 25.25]);
+    expect(await invoice(i1)).toMatchObject({ invoice_status_str: 'open-unpaid', is_paid: false, paid_date: null });
+    expect(await txn(id)).toMatchObject({ applied: 200, unapplied: 0 });
+    expect(await customer(c)).toMatchObject({ balance: 225.75, paid: 200 });
+
+    await t
+      .post(`/api/v3/transaction/${id}?action=changeAppliedAmounts`, { applied_to: [{ invoice_id: i3, applied: 10 }] })
+      .expect(200);
+    expect(await balances([i1, i2, i3])).toEqual([100, 250.5, 65.25]);
+    expect(await txn(id)).toMatchObject({ applied: 10, unapplied: 190 });
+
+    await t.post(`/api/v3/transaction/${id}?action=changeAppliedAmounts`, { applied_to: [] }).expect(200);
+    expect(await balances([i1, i2, i3])).toEqual([100, 250.5, 75.25]);
+    expect(await txn(id)).toMatchObject({ applied: 0, unapplied: 200, applied_to: [] });
+    expect(await customer(c)).toMatchObject({ balance: 425.75, paid: 200 });
+
+    const over = await t
+      .post(`/api/v3/transaction/${id}?action=changeAppliedAmounts`, {
+        applied_to: [{ invoice_id: i1, applied: 100.01 }],
+      })
+      .expect(400);
+    expect(over.body.message).toBe(
+      `Field "applied_to[0].applied": 100.01 is more than the balance of invoice ${i1} (100.00).`,
+    );
+    const tooMuch = await t
+      .post(`/api/v3/transaction/${id}?action=changeAppliedAmounts`, {
+        applied_to: [
+          { invoice_id: i1, applied: 100 },
+          { invoice_id: i2, applied: 100.01 },
+        ],
+      })
+      .expect(400);
+    expect(tooMuch.body.message).toContain('add up to more than');
+    expect(await balances([i1, i2, i3])).toEqual([100, 250.5, 75.25]);
+  });
+
+  describe('pay', () => {
+    it('computes the amount from the invoices and closes them; a status event is recorded', async () => {
+      const c = await newCustomer();
+      const [i1, i2] = await threeInvoices(c);
+      const res = await t
+        .post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [i1, String(i2)], paymethods: [card()] })
+        .expect(200);
+      const id = res.body.response.id;
+      expect(await txn(id)).toMatchObject({ amount: 350.5, applied: 350.5, unapplied: 0 });
+      expect(await invoice(i1)).toMatchObject({ payments: 100, balance: 0, invoice_status_str: 'closed-paid' });
+      expect(await invoice(i2)).toMatchObject({ payments: 250.5, balance: 0, is_paid: true });
+      const events = await t.dataSource.query<Array<{ context_id: string }>>(
+        `SELECT context_id FROM domain_event WHERE context_str = 'invoice' AND event = 'status' AND context_id IN ('${i1}', '${i2}')`,
+      );
+      expect(events.map((e) => Number(e.context_id)).sort()).toEqual([i1, i2].sort());
+      expect(await customer(c)).toMatchObject({ balance: 75.25, paid: 350.5 });
+    });
+
+    it('pays part of an invoice when the amount is given, and only what the splits say', async () => {
+      const c = await newCustomer();
+      const [i1, i2] = await threeInvoices(c);
+      await t
+        .post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [i1], amount: 40, paymethods: [card()] })
+        .expect(200);
+      expect(await invoice(i1)).toMatchObject({ payments: 40, balance: 60, invoice_status_str: 'open-unpaid' });
+      const res = await t
+        .post('/api/v3/transaction?action=pay', {
+          customer_id: c,
+          applied_to: [{ invoice_id: i2, applied: 50.25 }],
+          paymethods: [card()],
+        })
+        .expect(200);
+      expect(await txn(res.body.response.id)).toMatchObject({ amount: 50.25, applied: 50.25 });
+      expect(await invoice(i2)).toMatchObject({ balance: 200.25 });
+    });
+
+    it('a decline counts on the invoice and leaves its balance', async () => {
+      const c = await newCustomer();
+      const [i1] = await threeInvoices(c);
+      await t
+        .post('/api/v3/transaction?action=pay', {
+          customer_id: c,
+          applied_to: [i1],
+          paymethods: [card('4000000000000002')],
+        })
+        .expect(400);
+      expect(await invoice(i1)).toMatchObject({ declines: 1, balance: 100, payments: 0 });
+    });
+
+    it('a bank payment counts while pending, then a return reopens the invoice', async () => {
+      const c = await newCustomer();
+      const [i1] = await threeInvoices(c);
+      const bank = { type: 'chec', number: '000111111116', routing: '110000000', name: 'Returned' };
+      const res = await t
+        .post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [i1], paymethods: [bank] })
+        .expect(200);
+      expect(await invoice(i1)).toMatchObject({ balance: 0, invoice_status_str: 'closed-paid' });
+      const before = t.clock.now();
+      try {
+        t.clock.set(new Date('2026-11-24T15:00:00Z'));
+        expect(await t.app.get(AchSettlementJob).run()).toBeGreaterThanOrEqual(1);
+      } finally {
+        t.clock.set(before);
+      }
+      expect(await txn(res.body.response.id)).toMatchObject({ transaction_status_str: 'fail-declined', applied: 0 });
+      expect(await invoice(i1)).toMatchObject({
+        balance: 100,
+        payments: 0,
+        declines: 1,
+        invoice_status_str: 'open-unpaid',
+      });
+    });
+
+    it('a voided payment reopens its invoice', async () => {
+      const c = await newCustomer();
+      const [i1] = await threeInvoices(c);
+      const id = (
+        await t
+          .post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [i1], paymethods: [card()] })
+          .expect(200)
+      ).body.response.id;
+      await t.post(`/api/v3/transaction/${id}?action=void`).expect(200);
+      expect(await invoice(i1)).toMatchObject({ balance: 100, payments: 0, invoice_status_str: 'open-unpaid' });
+      expect(await customer(c)).toMatchObject({ paid: 0, balance: 425.75 });
+    });
+
+    it('a refund comes off the invoice: refunds, balance and status follow', async () => {
+      const c = await newCustomer();
+      const [i1] = await threeInvoices(c);
+      const id = (
+        await t
+          .post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [i1], paymethods: [card()] })
+          .expect(200)
+      ).body.response.id;
+      const refund = Number(
+        (await t.post(`/api/v3/transaction/${id}?action=refund`, { amount: 40 }).expect(200)).body.response.id,
+      );
+      expect(await txn(refund)).toMatchObject({
+        amount: -40,
+        applied_to: [{ invoice_id: i1, applied: -40 }],
+        payments: [id],
+      });
+      expect(await invoice(i1)).toMatchObject({
+        payments: 100,
+        refunds: 40,
+        balance: 40,
+        invoice_status_str: 'open-unpaid',
+      });
+      expect(await customer(c)).toMatchObject({ paid: 60, balance: 365.75 });
+      await t.post(`/api/v3/transaction/${id}?action=refund`, { amount: 60.01 }).expect(400);
+    });
+
+    it('step 1 of the method selection: the subscription method of an invoice', async () => {
+      const c = await newCustomer();
+      const [i1] = await threeInvoices(c);
+      const own = (await t.post('/api/v3/creditcard', { customer_id: c, ...card() }).expect(201)).body.response.id;
+      const subscriptionCard = (
+        await t.post('/api/v3/creditcard', { customer_id: c, ...card('5555555555554444') }).expect(201)
+      ).body.response.id;
+      await t.post(`/api/v3/customer/${c}?action=setPayMethod`, { creditcard_id: own }).expect(200);
+      await t.dataSource.query(`UPDATE invoice SET package_id = 4242 WHERE invoice_id = ${i1}`);
+      const hook = jest
+        .spyOn(t.app.get(SubscriptionPaymethods), 'methodOf')
+        .mockImplementation((_m, packageId) =>
+          Promise.resolve(packageId === 4242 ? { creditcard_id: subscriptionCard } : null),
+        );
+      try {
+        const res = await t.post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [i1] }).expect(200);
+        expect(res.body.details.creditcard_id).toBe(subscriptionCard);
+        expect(hook).toHaveBeenCalledWith(expect.anything(), 4242);
+      } finally {
+        hook.mockRestore();
+      }
+      // No subscription: the default (step 2).
+      const [, i2] = [i1, await newInvoice(c, '2026-11-16', '10.00')];
+      const res = await t.post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [i2] }).expect(200);
+      expect(res.body.details.creditcard_id).toBe(own);
+    });
+  });
+
+  describe('bad input writes nothing', () => {
+    it.each([
+      ['an invoice of another customer', 'other', 'belongs to another customer'],
+      ['an unknown invoice', 'unknown', 'no invoice with id 99999 exists'],
+      ['more than the balance in a split', 'over', 'is more than the balance of invoice'],
+      ['splits above the amount', 'sum', 'add up to more than the amount'],
+    ])('%s', async (_name, kind, message) => {
+      const c = await newCustomer();
+      const other = await newCustomer();
+      const [i1, i2] = await threeInvoices(c);
+      const foreign = await newInvoice(other, '2026-11-15', '10.00');
+      const appliedTo = {
+        other: [{ invoice_id: i1 }, { invoice_id: foreign }],
+        unknown: [{ invoice_id: 99999 }],
+        over: [{ invoice_id: i1, applied: 100.01 }],
+        sum: [
+          { invoice_id: i1, applied: 6 },
+          { invoice_id: i2, applied: 5 },
+        ],
+      }[kind];
+      const before = await count('/api/v3/transaction');
+      for (const [path, body] of [
+        [
+          '/api/v3/transaction',
+          { customer_id: c, transaction_type: 'pay', gateway_method: 'check', amount: 10, applied_to: appliedTo },
+        ],
+        ['/api/v3/transaction?action=pay', { customer_id: c, amount: 10, applied_to: appliedTo, paymethods: [card()] }],
+      ] as const) {
+        const res = await t.post(path, body).expect(400);
+        expect(res.body.message).toContain(message);
+      }
+      expect(await count('/api/v3/transaction')).toBe(before);
+      expect(await balances([i1, i2])).toEqual([100, 250.5]);
+    });
+
+    it('a parent may pay its child, and then cannot be changed (customer rule 2)', async () => {
+      const parent = await newCustomer();
+      const child = await newCustomer({ parent_customer_id: parent });
+      const inv = await newInvoice(child, '2026-11-15', '10.00');
+      await record(parent, { amount: 10, applied_to: [inv] });
+      expect(await invoice(inv)).toMatchObject({ balance: 0 });
+      const res = await t.put(`/api/v3/customer/${child}`, { parent_customer_id: null }).expect(400);
+      expect(res.body.message).toContain('the parent customer has made a payment for this customer');
+      const untouched = await newCustomer({ parent_customer_id: parent });
+      await t.put(`/api/v3/customer/${untouched}`, { parent_customer_id: null }).expect(202);
+    });
+  });
+
+  it('20 concurrent full-balance payments pay the invoice exactly once', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c, '2026-11-15', '123.45');
+    const cardId = (await t.post('/api/v3/creditcard', { customer_id: c, ...card() }).expect(201)).body.response.id;
+    // Each sends the full balance as `amount` (without it, paying a paid invoice is refused).
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.post('/api/v3/transaction?action=pay', {
+          customer_id: c,
+          amount: '123.45',
+          applied_to: [inv],
+          paymethods: [{ creditcard_id: cardId }],
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const ids = results.map((r) => r.body.response.id as number);
+    const figures = await Promise.all(ids.map(txn));
+    const appliedTotal = figures.reduce((sum, f) => sum + Math.round(f.applied * 100), 0);
+    expect(appliedTotal).toBe(12345);
+    expect(figures.filter((f) => f.applied === 123.45)).toHaveLength(1);
+    expect(figures.filter((f) => f.applied === 0 && f.unapplied === 123.45)).toHaveLength(19);
+    expect(await invoice(inv)).toMatchObject({
+      payments: 123.45,
+      balance: 0,
+      is_paid: true,
+      invoice_status_str: 'closed-paid',
+    });
+    expect(await customer(c)).toMatchObject({ balance: 0, paid: 2469 });
+  });
+});
