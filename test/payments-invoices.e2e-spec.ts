@@ -117,7 +117,7 @@ describe('payments applied to invoices', () => {
     const id = await record(c, { amount, auto_apply: order });
     expect(await balances(ids)).toEqual(expected);
     expect((await txn(id)).unapplied).toBe(0);
-    const due = (expected).reduce((a, b) => a + b, 0);
+    const due = expected.reduce((a, b) => a + b, 0);
     expect((await customer(c)).balance).toBeCloseTo(due, 2);
   });
 
@@ -318,6 +318,96 @@ describe('payments applied to invoices', () => {
       const [, i2] = [i1, await newInvoice(c, '2026-11-16', '10.00')];
       const res = await t.post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [i2] }).expect(200);
       expect(res.body.details.creditcard_id).toBe(own);
+    });
+  });
+
+  describe('invoice action pay, scheduled payments, query fields', () => {
+    it('POST /invoice/<id>?action=pay charges the balance like a payment request', async () => {
+      const c = await newCustomer();
+      const [i1] = await threeInvoices(c);
+      const res = await t.post(`/api/v3/invoice/${i1}?action=pay`, { paymethods: [card()] }).expect(200);
+      expect(res.body.details).toMatchObject({ gateway_status: 1, transaction_id: res.body.response.id });
+      expect(await invoice(i1)).toMatchObject({ payments: 100, balance: 0, invoice_status_str: 'closed-paid' });
+      const declined = await t.post(`/api/v3/invoice/${i1}/_action/pay`, { paymethods: [card()] }).expect(400);
+      expect(declined.body.message).toBe('Field "applied_to": the invoices have nothing left to pay.');
+      await t.post(`/api/v3/invoice/${i1}?action=pay`, { bogus: 1 }).expect(400);
+      await t.post('/api/v3/invoice/999999?action=pay', { paymethods: [card()] }).expect(404);
+    });
+
+    it('use_customer_balance puts unapplied payments and credits on the invoice, oldest first', async () => {
+      const c = await newCustomer();
+      const [i1, i2] = await threeInvoices(c);
+      const credit = await record(c, { transaction_type: 'cre', gateway_method: 'credit', amount: '30.00' });
+      const payment = await record(c, { amount: '250.00' });
+      await t.post(`/api/v3/invoice/${i1}?action=pay`, { use_customer_balance: true }).expect(200);
+      expect(await invoice(i1)).toMatchObject({
+        credits: 30,
+        payments: 70,
+        balance: 0,
+        invoice_status_str: 'closed-paid',
+      });
+      expect(await txn(credit)).toMatchObject({ applied: 30, unapplied: 0 });
+      expect(await txn(payment)).toMatchObject({ applied: 70, unapplied: 180 });
+      await t.post(`/api/v3/invoice/${i2}?action=pay`, { use_customer_balance: true }).expect(200);
+      expect(await invoice(i2)).toMatchObject({ payments: 180, balance: 70.5 });
+      expect(await txn(payment)).toMatchObject({
+        applied: 250,
+        unapplied: 0,
+        applied_to: [
+          { invoice_id: i1, applied: 70 },
+          { invoice_id: i2, applied: 180 },
+        ],
+      });
+      const none = await t.post(`/api/v3/invoice/${i2}?action=pay`, { use_customer_balance: true }).expect(400);
+      expect(none.body.message).toBe('The customer has no unapplied payments or credits to use.');
+      expect(await customer(c)).toMatchObject({ total: 425.75, balance: 145.75, paid: 250 });
+    });
+
+    it('pays a scheduled payment by invoice_schedule_id', async () => {
+      const c = await newCustomer();
+      const [i1, i2] = await threeInvoices(c);
+      const schedule = (await invoice(i1)).schedule[0];
+      const res = await t
+        .post('/api/v3/transaction?action=pay', {
+          customer_id: c,
+          applied_to: [{ invoice_id: i1, invoice_schedule_id: schedule.invoice_schedule_id }],
+          paymethods: [card()],
+        })
+        .expect(200);
+      expect(await txn(res.body.response.id)).toMatchObject({
+        amount: 100,
+        applied_to: [{ invoice_id: i1, invoice_schedule_id: schedule.invoice_schedule_id, applied: 100 }],
+      });
+      expect((await invoice(i1)).schedule[0]).toMatchObject({ balance: 0 });
+      const bad = await t
+        .post('/api/v3/transaction?action=pay', {
+          customer_id: c,
+          applied_to: [{ invoice_id: i2, invoice_schedule_id: schedule.invoice_schedule_id }],
+          paymethods: [card()],
+        })
+        .expect(400);
+      expect(bad.body.message).toBe(
+        `Field "applied_to[0].invoice_schedule_id": invoice ${i2} has no scheduled payment ${schedule.invoice_schedule_id}.`,
+      );
+    });
+
+    it('invoices by transaction.transaction_id and transactions by applied_to.* fields', async () => {
+      const c = await newCustomer();
+      const [i1, i2] = await threeInvoices(c);
+      const id = await record(c, { amount: '120.00', applied_to: [i1, i2] });
+      await t.dataSource.query(`UPDATE invoice SET package_id = 77 WHERE invoice_id = ${i2}`);
+      const invoices = (await t.get(`/api/v3/invoice?where=transaction.transaction_id:EQUALS:${id}`).expect(200)).body
+        .response;
+      expect(invoices.map((i: Json) => i.invoice_id)).toEqual([i1, i2]);
+      const byInvoice = (await t.get(`/api/v3/transaction?where=applied_to.invoice_id:EQUALS:${i2}`).expect(200)).body
+        .response;
+      expect(byInvoice.map((x: Json) => x.transaction_id)).toEqual([id]);
+      const byPackage = (await t.get('/api/v3/transaction?where=applied_to.package_id:EQUALS:77').expect(200)).body
+        .response;
+      expect(byPackage.map((x: Json) => x.transaction_id)).toEqual([id]);
+      expect(
+        (await t.get('/api/v3/transaction/_count?where=applied_to.package_id:EQUALS:78').expect(200)).body.response,
+      ).toBe(0);
     });
   });
 

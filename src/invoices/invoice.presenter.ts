@@ -15,6 +15,7 @@ import { Invoice } from './entities/invoice.entity';
 import { InvoiceApplied } from './invoice-extensions';
 import { InvoiceFigures } from './invoice-figures';
 import { INVOICE_STATUSES } from './invoice-status';
+import { scheduleBalances } from './schedule-balances';
 
 export type LineWithItem = InvoiceLine & { item?: Item | null };
 
@@ -192,32 +193,27 @@ export class InvoicePresenter {
    */
   schedule(i: Invoice, entries: InvoiceSchedule[], figures: InvoiceFigures, today: string): Record<string, unknown>[] {
     const symbol = this.reference.currency(i.currency_id)?.currency_symbol ?? '';
-    let paid = figures.is_void ? new Decimal(Infinity) : i.total.minus(figures.balance);
-    return [...entries]
-      .sort((a, b) => a.due_date.localeCompare(b.due_date) || a.invoice_schedule_id - b.invoice_schedule_id)
-      .map((s) => {
-        const covered = Decimal.min(paid, s.amount);
-        paid = paid.minus(covered);
-        const balance = s.amount.minus(covered);
-        const late = daysBetween(s.due_date, today);
-        return {
-          invoice_schedule_id: s.invoice_schedule_id,
-          invoice_id: s.invoice_id,
-          token: s.token,
-          paymethod: s.paymethod,
-          creditcard_id: s.creditcard_id,
-          ach_id: s.ach_id,
-          tokenized_id: s.tokenized_id,
-          due_date: this.wire.date(s.due_date),
-          days_overdue: balance.gt(0) && late > 0 ? late : 0,
-          amount: num(s.amount),
-          amount_or_percent_formatted: formatAmount(symbol, s.amount),
-          balance: num(balance),
-          date: this.wire.date(s.due_date),
-          url_paylink: this.wire.pageUrl(`r/trans/pay/${i.token}/${s.token}`),
-          url_ttl_paylink: this.wire.pageUrl(`r/trans/pay/${i.token}/${s.token}`),
-        };
-      });
+    const paid = figures.is_void ? new Decimal(Infinity) : i.total.minus(figures.balance);
+    return scheduleBalances(entries, paid).map(({ entry: s, balance }) => {
+      const late = daysBetween(s.due_date, today);
+      return {
+        invoice_schedule_id: s.invoice_schedule_id,
+        invoice_id: s.invoice_id,
+        token: s.token,
+        paymethod: s.paymethod,
+        creditcard_id: s.creditcard_id,
+        ach_id: s.ach_id,
+        tokenized_id: s.tokenized_id,
+        due_date: this.wire.date(s.due_date),
+        days_overdue: balance.gt(0) && late > 0 ? late : 0,
+        amount: num(s.amount),
+        amount_or_percent_formatted: formatAmount(symbol, s.amount),
+        balance: num(balance),
+        date: this.wire.date(s.due_date),
+        url_paylink: this.wire.pageUrl(`r/trans/pay/${i.token}/${s.token}`),
+        url_ttl_paylink: this.wire.pageUrl(`r/trans/pay/${i.token}/${s.token}`),
+      };
+    });
   }
 
   sent(deliveries: InvoiceDelivery[]): Record<string, unknown>[] {

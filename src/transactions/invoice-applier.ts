@@ -46,6 +46,14 @@ export class InvoiceApplier {
         throw ApiError.badRequest(`Field "${field}": invoice ${item.invoice_id} belongs to another customer.`);
       }
       if (invoice.is_void) throw ApiError.badRequest(`Field "${field}": invoice ${item.invoice_id} is void.`);
+      if (
+        item.invoice_schedule_id !== null &&
+        !invoice.schedules?.some((s) => s.invoice_schedule_id === item.invoice_schedule_id)
+      ) {
+        throw ApiError.badRequest(
+          `Field "applied_to[${i}].invoice_schedule_id": invoice ${item.invoice_id} has no scheduled payment ${item.invoice_schedule_id}.`,
+        );
+      }
       if (item.applied && item.applied.gt(invoice.balance)) {
         throw ApiError.badRequest(
           `Field "applied_to[${i}].applied": ${item.applied.toFixed(2)} is more than the balance of invoice ${item.invoice_id} (${invoice.balance.toFixed(2)}).`,

@@ -13,6 +13,8 @@ export interface PayableInvoice {
   is_void: boolean;
   /** Balance as of the read, counting every application already committed. */
   balance: Decimal;
+  /** Scheduled payments with what is left of each (filled by `read`). */
+  schedules?: Array<{ invoice_schedule_id: number; balance: Decimal }>;
 }
 
 /**

@@ -1,13 +1,16 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import Decimal from 'decimal.js';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
 import { ZERO } from 'src/core/money/decimal';
 import { Tx } from 'src/database/unit-of-work';
+import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceApplied, InvoiceExtensions } from 'src/invoices/invoice-extensions';
 import { lockInvoices } from 'src/invoices/invoice-lock';
 import { InvoiceReader } from 'src/invoices/invoice-reader';
 import { InvoiceStatusUpdater } from 'src/invoices/invoice-status-updater';
+import { scheduleBalances } from 'src/invoices/schedule-balances';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
@@ -42,8 +45,17 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
     });
   }
 
-  read(m: EntityManager, invoiceIds: number[]): Promise<PayableInvoice[]> {
-    return this.payable(m, () => m.find(Invoice, { where: { invoice_id: In(invoiceIds) } }));
+  /** With each invoice's scheduled payments and their balances (one more query). */
+  async read(m: EntityManager, invoiceIds: number[]): Promise<PayableInvoice[]> {
+    const invoices = await this.payable(m, () => m.find(Invoice, { where: { invoice_id: In(invoiceIds) } }));
+    const entries = await m.find(InvoiceSchedule, { where: { invoice_id: In(invoiceIds) } });
+    return invoices.map((invoice) => ({
+      ...invoice,
+      schedules: scheduleBalances(
+        entries.filter((e) => e.invoice_id === invoice.invoice_id),
+        invoice.total.minus(invoice.balance),
+      ).map(({ entry, balance }) => ({ invoice_schedule_id: entry.invoice_schedule_id, balance })),
+    }));
   }
 
   lock(tx: Tx, invoiceIds: number[]): Promise<PayableInvoice[]> {
@@ -66,10 +78,14 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
   }
 
   /** Balances as the invoices module computes them, read after any lock was taken. */
-  private async payable(m: EntityManager, load: () => Promise<Invoice[]>): Promise<PayableInvoice[]> {
+  private async payable(
+    m: EntityManager,
+    load: () => Promise<Invoice[]>,
+  ): Promise<Array<PayableInvoice & { total: Decimal }>> {
     const invoices = await load();
     const figures = await this.reader.figuresFor(m, invoices);
     return invoices.map((i) => ({
+      total: i.total,
       invoice_id: i.invoice_id,
       customer_id: i.customer_id,
       package_id: i.package_id,

@@ -60,9 +60,10 @@ export class PaymentService {
         'A required parameter was missing: "customer_id" (or customer_token / customer_external_key).',
       );
     }
-    const style: ApplicationStyle = dto.applied_to === undefined ? { kind: 'none' } : parseAppliedTo(dto.applied_to);
+    const sent: ApplicationStyle = dto.applied_to === undefined ? { kind: 'none' } : parseAppliedTo(dto.applied_to);
     const given = dto.amount === undefined ? null : parsePositiveAmount(dto.amount, 'amount');
-    const invoices = await this.applier.check(m, customerId, style, given);
+    const invoices = await this.applier.check(m, customerId, sent, given);
+    const style = withScheduledAmounts(sent, invoices);
     const amount = given ?? this.amountDue(style, invoices);
     this.sources.preflight(dto.paymethods);
     await assertExternalKeyFree(m, Transaction, 'transaction_id', dto.external_key, 'transaction');
@@ -161,4 +162,18 @@ export class PaymentService {
       return id;
     });
   }
+}
+
+/** An item naming a scheduled payment without `applied` pays what is left of that payment. */
+function withScheduledAmounts(style: ApplicationStyle, invoices: PayableInvoice[]): ApplicationStyle {
+  if (style.kind !== 'list') return style;
+  return {
+    kind: 'list',
+    items: style.items.map((item) => {
+      if (item.applied !== null || item.invoice_schedule_id === null) return item;
+      const invoice = invoices.find((i) => i.invoice_id === item.invoice_id);
+      const entry = invoice?.schedules?.find((s) => s.invoice_schedule_id === item.invoice_schedule_id);
+      return { ...item, applied: entry?.balance ?? null };
+    }),
+  };
 }
