@@ -126,7 +126,7 @@ describe('invoice actions, events and the payments extension point', () => {
     expect(none.body.message).toBe('The customer has no contact with an e-mail address: send "email".');
     const unknown = await t.post(`/api/v3/invoice/${id}?action=fly`).expect(400);
     expect(unknown.body.message).toBe(
-      'Unknown action "fly" for invoice. Available actions: void, email, print, collections.',
+      'Unknown action "fly" for invoice. Available actions: void, email, print, collections, pay.',
     );
     await t.post('/api/v3/invoice/99999?action=print').expect(404);
   });

@@ -48,11 +48,11 @@ export class InvoiceActions {
 
   all(): Readonly<Record<string, ObjectAction>> {
     return {
-      ...this.added,
       void: (ref, body, ctx) => this.void(ref, body, ctx),
       email: (ref, body, ctx) => this.email(ref, body, ctx),
       print: (ref, body, ctx) => this.print(ref, body, ctx),
       collections: (ref, body, ctx) => this.collections(ref, body, ctx),
+      ...this.added,
     };
   }
 
