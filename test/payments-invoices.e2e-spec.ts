@@ -459,6 +459,22 @@ describe('payments applied to invoices', () => {
     });
   });
 
+  it('concurrent refunds never give back more than was paid', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c, '2026-11-15', '50.00');
+    const id = (
+      await t
+        .post('/api/v3/transaction?action=pay', { customer_id: c, applied_to: [inv], paymethods: [card()] })
+        .expect(200)
+    ).body.response.id;
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => t.post(`/api/v3/transaction/${id}?action=refund`, { amount: '30.00' })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    expect(await invoice(inv)).toMatchObject({ payments: 50, refunds: 30, balance: 30 });
+    expect(await customer(c)).toMatchObject({ paid: 20 });
+  });
+
   it('20 concurrent full-balance payments pay the invoice exactly once', async () => {
     const c = await newCustomer();
     const inv = await newInvoice(c, '2026-11-15', '123.45');

@@ -84,18 +84,20 @@ export class TransactionActionsService {
     });
     const invoiceIds = applications.map((a) => a.invoice_id);
 
-    let planned = await this.refundPlan(this.dataSource.manager, payment, asked);
-    const result =
-      payment.gateway_id !== null ? await this.gateway.refund(payment.gateway_transid ?? '', planned.amount) : null;
-    if (result && result.outcome !== 'success') {
-      throw ApiError.badRequest(`This refund could not be processed: ${result.message}`);
-    }
+    // Checked first without locks, so a bad request fails fast and writes nothing.
+    await this.refundPlan(this.dataSource.manager, payment, asked);
     const id = await this.uow.run(async (tx) => {
       const m = tx.manager;
       await this.ledger.lock(tx, invoiceIds);
       // The payment row is locked too: two refunds at once never exceed what was paid.
       await this.lockTransaction(m, payment.transaction_id);
-      planned = await this.refundPlan(m, payment, asked);
+      const planned = await this.refundPlan(m, payment, asked);
+      // Under the payment's lock, so two refunds at once never give back more than was paid.
+      const result =
+        payment.gateway_id !== null ? await this.gateway.refund(payment.gateway_transid ?? '', planned.amount) : null;
+      if (result && result.outcome !== 'success') {
+        throw ApiError.badRequest(`This refund could not be processed: ${result.message}`);
+      }
       const refundId = await this.writer.insert(
         tx,
         ctx,
