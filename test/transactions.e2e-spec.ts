@@ -636,6 +636,53 @@ describe('transactions', () => {
     });
   });
 
+  describe('every plain query field', () => {
+    let row: Record<string, unknown>;
+
+    beforeAll(async () => {
+      const customerId = await newCustomer();
+      const res = await t
+        .post('/api/v3/transaction?action=pay', {
+          customer_id: customerId,
+          amount: '17.25',
+          external_key: 'pay-ext-1',
+          paymethods: [card()],
+        })
+        .expect(200);
+      row = (await t.get(`/api/v3/transaction/${res.body.response.id}`).expect(200)).body.response;
+    });
+
+    it.each([
+      'transaction_id',
+      'customer_id',
+      'gateway_id',
+      'currency_id',
+      'creditcard_id',
+      'token',
+      'external_key',
+      'gateway_transid',
+      'amount',
+      'transaction_detail',
+    ])('%s', async (field) => {
+      const value = encodeURIComponent(String(row[field]));
+      const found = (await t.get(`/api/v3/transaction?where=${field}:EQUALS:${value}&limit=500`).expect(200)).body
+        .response;
+      expect(found.map((r: { transaction_id: number }) => r.transaction_id)).toContain(row.transaction_id);
+      expect(found.every((r: Record<string, unknown>) => String(r[field]) === String(row[field]))).toBe(true);
+    });
+
+    it('ach_id, tokenized_id and fee, transaction_datetime ranges', async () => {
+      const rows = (
+        await t
+          .get(
+            `/api/v3/transaction?where=transaction_id:EQUALS:${String(row.transaction_id)},ach_id:IS:NULL,tokenized_id:IS:NULL,fee:EQUALS:0,transaction_datetime:GTE:2026-11-19`,
+          )
+          .expect(200)
+      ).body.response;
+      expect(rows).toHaveLength(1);
+    });
+  });
+
   it('stores and logs no full card number and no CVV (scan of every table and of the output)', async () => {
     const dump = await dumpAllTables(t.dataSource);
     // The scan sees the stored payment data (masked), so a full number would be found.

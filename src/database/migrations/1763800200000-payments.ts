@@ -144,6 +144,7 @@ const TABLES: TableSpec[] = [
         'transaction_detail',
         'transaction_datetime',
         'status_str',
+        'currency_id',
         'creditcard_id',
         'ach_id',
         'tokenized_id',

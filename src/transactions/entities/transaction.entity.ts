@@ -34,7 +34,7 @@ export class Transaction extends BaseRecord {
   @Column({ type: 'datetime', nullable: true }) void_datetime: Date | null;
   /** `ok-successful`, `ok-pending`, `fail-declined`, `fail-error`, `void-voided` (DESIGN §6). */
   @Index() @Column({ type: 'varchar', length: 32 }) status_str: string;
-  @Column({ type: 'int' }) currency_id: number;
+  @Index() @Column({ type: 'int' }) currency_id: number;
   @Column({ type: 'int' }) brand_id: number;
   @Index() @Column({ type: 'int', nullable: true }) creditcard_id: number | null;
   @Index() @Column({ type: 'int', nullable: true }) ach_id: number | null;
