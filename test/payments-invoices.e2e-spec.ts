@@ -264,6 +264,14 @@ describe('payments applied to invoices', () => {
       ).body.response.id;
       await t.post(`/api/v3/transaction/${id}?action=void`).expect(200);
       expect(await invoice(i1)).toMatchObject({ balance: 100, payments: 0, invoice_status_str: 'open-unpaid' });
+      // One invoice/status event when it closed, one when it reopened.
+      const events = await t.dataSource.query<Array<{ data: string }>>(
+        `SELECT data FROM domain_event WHERE context_str = 'invoice' AND event = 'status' AND context_id = '${i1}' ORDER BY domain_event_id`,
+      );
+      expect(events.map((e) => (JSON.parse(e.data) as Json).invoice.invoice_status_str)).toEqual([
+        'closed-paid',
+        'open-unpaid',
+      ]);
       expect(await customer(c)).toMatchObject({ paid: 0, balance: 425.75 });
     });
 
