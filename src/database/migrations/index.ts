@@ -3,6 +3,7 @@ import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { SeedReferenceData1763800000001 } from './1763800000001-seed-reference-data';
 import { CatalogAndInvoices1763800100000 } from './1763800100000-catalog-and-invoices';
 import { Webhooks1763800300000 } from './1763800300000-webhooks';
+import { NightlyRuns1763800400000 } from './1763800400000-nightly-runs';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   SeedReferenceData1763800000001,
   CatalogAndInvoices1763800100000,
   Webhooks1763800300000,
+  NightlyRuns1763800400000,
 ];
