@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { NightlyModule } from './billing/nightly/nightly.module';
 import { BulkModule } from './bulk/bulk.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -43,6 +44,7 @@ export class AppModule {
         InvoicesModule,
         PaymethodsModule,
         TransactionsModule,
+        NightlyModule,
       ],
     };
   }

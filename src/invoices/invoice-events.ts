@@ -8,7 +8,7 @@ import { Tx } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { InvoiceReader } from './invoice-reader';
 
-/** Invoice events in the outbox (SPEC "Events"): insert, void and status, with their data keys. */
+/** Invoice events in the outbox (SPEC "Events"): insert, void, status and nightly, with their data keys. */
 @Injectable()
 export class InvoiceEvents {
   constructor(
@@ -19,12 +19,17 @@ export class InvoiceEvents {
     private readonly reference: ReferenceService,
   ) {}
 
-  /** `insert`: invoice (with line_items), customer. `void`: invoice, customer. `status`: invoice, customer, user. */
-  async record(tx: Tx, ctx: RequestContext, invoiceId: number, event: 'insert' | 'void' | 'status'): Promise<void> {
+  /** `insert`: invoice (with line_items), customer. `void`: invoice, customer. `status`, `nightly`: invoice, customer, user. */
+  async record(
+    tx: Tx,
+    ctx: RequestContext,
+    invoiceId: number,
+    event: 'insert' | 'void' | 'status' | 'nightly',
+  ): Promise<void> {
     const invoice = await this.reader.full(tx.manager, invoiceId);
     const customer = await this.customers.presentById(tx.manager, invoice.customer_id as number);
     const data: Record<string, unknown> = { invoice, customer };
-    if (event === 'status') {
+    if (event === 'status' || event === 'nightly') {
       const superuserId = customer.superuser_id as number | null;
       data.user = superuserId ? await presentStoredContact(tx.manager, superuserId, this.wire, this.reference) : null;
     }

@@ -54,6 +54,8 @@ export async function createTestApp(
     API_USERNAME: API_USER,
     API_PASSWORD: API_PASS,
     RATE_LIMIT_PER_MINUTE: '0',
+    // No billing timers: tests run billing and nightly jobs themselves, as of the Clock they set.
+    BILLING_CRON: '',
     PUBLIC_URL: 'https://billing.example.test',
     LOG_LEVEL: 'error',
     ...env,

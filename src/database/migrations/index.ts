@@ -4,6 +4,7 @@ import { SeedReferenceData1763800000001 } from './1763800000001-seed-reference-d
 import { CatalogAndInvoices1763800100000 } from './1763800100000-catalog-and-invoices';
 import { Payments1763800200000 } from './1763800200000-payments';
 import { Webhooks1763800300000 } from './1763800300000-webhooks';
+import { NightlyRuns1763800400000 } from './1763800400000-nightly-runs';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CatalogAndInvoices1763800100000,
   Payments1763800200000,
   Webhooks1763800300000,
+  NightlyRuns1763800400000,
 ];

@@ -1,0 +1,163 @@
+import { DataSource } from 'typeorm';
+import { NightlyJob } from 'src/billing/nightly/nightly-job';
+import { NightlyRun } from 'src/billing/nightly/nightly-run.entity';
+import { DomainEvent } from 'src/core/events/domain-event.entity';
+import { createId } from './support/catalog-fixtures';
+import { createTestApp, TestApp } from './support/test-app';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('the nightly job', () => {
+  let t: TestApp;
+  let job: NightlyJob;
+  let item: number;
+  let free: number;
+  let lateCustomer: number;
+  let punctualCustomer: number;
+  let dormantCustomer: number;
+  let overdueInvoice: number;
+  let dueTodayInvoice: number;
+  let paidInvoice: number;
+  let voidInvoice: number;
+
+  /** Events recorded after the given event id, as `context/event/id`. */
+  const eventsAfter = async (afterId: number): Promise<DomainEvent[]> =>
+    (await t.dataSource.getRepository(DomainEvent).find({ order: { domain_event_id: 'ASC' } })).filter(
+      (e) => e.domain_event_id > afterId,
+    );
+  const lastEventId = async (): Promise<number> =>
+    (await t.dataSource.getRepository(DomainEvent).find({ order: { domain_event_id: 'DESC' }, take: 1 }))[0]
+      ?.domain_event_id ?? 0;
+  const label = (e: DomainEvent) => `${e.context_str}/${e.event}/${e.context_id}`;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    job = t.app.get(NightlyJob);
+    t.clock.set(new Date('2026-05-01T17:00:00Z'));
+    item = await createId(t, '/api/v3/item', { name: 'Plan', pricemodel: { pricemodel: 'fla', base: 40 } });
+    free = await createId(t, '/api/v3/item', { name: 'Free', pricemodel: { pricemodel: 'fla', base: 0 } });
+    lateCustomer = await createId(t, '/api/v3/customer', { company: 'Late', superuser_email: 'ap@late.test' });
+    punctualCustomer = await createId(t, '/api/v3/customer', { company: 'Punctual' });
+    dormantCustomer = await createId(t, '/api/v3/customer', { company: 'Dormant' });
+    // Net 30 from May 1: due May 31, so overdue since June 1 but still stored as unpaid.
+    overdueInvoice = await createId(t, '/api/v3/invoice', {
+      customer_id: lateCustomer,
+      line_items: [{ item_id: item }],
+    });
+    // 2026-06-10 12:00 in Chicago.
+    t.clock.set(new Date('2026-06-10T17:00:00Z'));
+    // Due on receipt today: due today, not overdue until tomorrow.
+    dueTodayInvoice = await createId(t, '/api/v3/invoice', {
+      customer_id: punctualCustomer,
+      terms_id: 1,
+      line_items: [{ item_id: item }],
+    });
+    paidInvoice = await createId(t, '/api/v3/invoice', {
+      customer_id: punctualCustomer,
+      line_items: [{ item_id: free }],
+    });
+    voidInvoice = await createId(t, '/api/v3/invoice', { customer_id: lateCustomer, line_items: [{ item_id: item }] });
+    await t.post(`/api/v3/invoice/${voidInvoice}?action=void`, {}).expect(200);
+    // Activity long ago only: no customer/nightly for this one.
+    await createId(t, '/api/v3/invoice', {
+      customer_id: dormantCustomer,
+      date: '2025-11-01',
+      terms_id: 1,
+      line_items: [{ item_id: free }],
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('moves past-due invoices to open-overdue with invoice/status, and announces open invoices and active customers', async () => {
+    const before = await lastEventId();
+    const summary = await job.runDue();
+    expect(summary).toEqual({
+      date: '2026-06-10',
+      invoicesNowOverdue: 1,
+      invoiceNightlyEvents: 2,
+      customerStatusChanges: 1,
+      customerNightlyEvents: 2,
+    });
+    const events = await eventsAfter(before);
+    expect(events.map(label)).toEqual([
+      `invoice/status/${overdueInvoice}`,
+      `invoice/nightly/${overdueInvoice}`,
+      `invoice/nightly/${dueTodayInvoice}`,
+      `customer/status/${lateCustomer}`,
+      `customer/nightly/${lateCustomer}`,
+      `customer/nightly/${punctualCustomer}`,
+    ]);
+    const [status, nightly] = events.map((e) => e.data as Json);
+    expect(Object.keys(status)).toEqual(['invoice', 'customer', 'user']);
+    expect(status.invoice).toMatchObject({
+      invoice_id: overdueInvoice,
+      invoice_status_str: 'open-overdue',
+      invoice_status_state: 'o',
+    });
+    expect(status.user).toMatchObject({ email: 'ap@late.test' });
+    expect(Object.keys(nightly)).toEqual(['invoice', 'customer', 'user']);
+    expect(Object.keys(events[3].data)).toEqual(['customer', 'user']);
+    expect((events[3].data as Json).customer).toMatchObject({
+      customer_status_str: 'active-overdue',
+      customer_status_state: 'a',
+    });
+
+    const stored = (await t.get(`/api/v3/invoice?where=invoice_status_str:EQUALS:open-overdue`).expect(200)).body
+      .response as Json[];
+    expect(stored.map((i) => i.invoice_id)).toEqual([overdueInvoice]);
+    const late = (await t.get(`/api/v3/customer/${lateCustomer}`).expect(200)).body.response as Json;
+    expect(late).toMatchObject({ customer_status_str: 'active-overdue', customer_status_name: 'Over Due' });
+    const paid = (await t.get(`/api/v3/invoice/${paidInvoice}`).expect(200)).body.response as Json;
+    expect(paid.invoice_status_str).toBe('closed-paid');
+  });
+
+  it('runs once per account date, however often it is started', async () => {
+    const before = await lastEventId();
+    expect(await job.runDue()).toBeNull();
+    t.clock.advance(6 * 3600 * 1000); // 18:00 in Chicago, still June 10
+    expect(await job.runFor('2026-06-10')).toBeNull();
+    expect(await eventsAfter(before)).toEqual([]);
+    const run = await t.dataSource.getRepository(NightlyRun).findOneByOrFail({ run_date: '2026-06-10' });
+    expect(run.finished_datetime).not.toBeNull();
+  });
+
+  it('on the next night marks the invoice due yesterday overdue and returns a customer to current once settled', async () => {
+    await t.post(`/api/v3/invoice/${overdueInvoice}?action=void`, {}).expect(200);
+    t.clock.set(new Date('2026-06-11T05:30:00Z')); // 00:30 in Chicago, June 11
+    const before = await lastEventId();
+    const summary = await job.runDue();
+    expect(summary).toMatchObject({
+      date: '2026-06-11',
+      invoicesNowOverdue: 1,
+      invoiceNightlyEvents: 1,
+      customerStatusChanges: 2,
+    });
+    const labels = (await eventsAfter(before)).map(label);
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        `invoice/status/${dueTodayInvoice}`,
+        `invoice/nightly/${dueTodayInvoice}`,
+        `customer/status/${lateCustomer}`,
+        `customer/status/${punctualCustomer}`,
+      ]),
+    );
+    expect(labels).not.toContain(`invoice/nightly/${overdueInvoice}`);
+    expect(labels).not.toContain(`invoice/nightly/${paidInvoice}`);
+    expect(labels).not.toContain(`customer/nightly/${dormantCustomer}`);
+    const customers = (await t.get('/api/v3/customer?order=customer_id:ASC').expect(200)).body.response as Json[];
+    expect(customers.map((c) => [c.customer_id, c.customer_status_str])).toEqual([
+      [lateCustomer, 'active-current'],
+      [punctualCustomer, 'active-overdue'],
+      [dormantCustomer, 'active-current'],
+    ]);
+  });
+
+  it('never runs the same night twice when two workers race for it', async () => {
+    const results = await Promise.all([job.runFor('2026-06-12'), job.runFor('2026-06-12')]);
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    const runs = await t.app.get(DataSource).getRepository(NightlyRun).countBy({ run_date: '2026-06-12' });
+    expect(runs).toBe(1);
+  });
+});
