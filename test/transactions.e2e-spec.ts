@@ -140,7 +140,7 @@ describe('transactions', () => {
     it.each([
       [{ amount: 0 }, 'Field "amount" must be more than 0.'],
       [{ amount: '-5.00' }, 'Field "amount" must be more than 0.'],
-      [{ amount: 'ten' }, 'Field "amount" must be an amount'],
+      [{ amount: 'ten' }, 'Invalid field "amount": must be a number.'],
       [{ amount: undefined }, 'A required parameter was missing: "amount".'],
       [{ gateway_method: 'bitcoin' }, 'Field "gateway_method" must be one of visa, mastercard'],
       [{ transaction_type: 'cre' }, 'Field "gateway_method" must be "credit" for a credit memo.'],

@@ -8,8 +8,8 @@ describe('amount input', () => {
   });
 
   it('refuses text, too many decimals, and (for payments) 0 or less', () => {
-    expect(() => parseAmount('abc', 'amount')).toThrow('Field "amount" must be an amount');
-    expect(() => parseAmount('1.005', 'amount')).toThrow('Field "amount" must be an amount');
+    expect(() => parseAmount('abc', 'amount')).toThrow('Invalid field "amount": must be a number.');
+    expect(() => parseAmount('1.005', 'amount')).toThrow('Invalid field "amount": at most 2 decimals.');
     expect(() => parsePositiveAmount('0', 'amount')).toThrow('Field "amount" must be more than 0.');
     expect(() => parsePositiveAmount(-5, 'amount')).toThrow('Field "amount" must be more than 0.');
   });

@@ -1,19 +1,12 @@
 import Decimal from 'decimal.js';
 import { ApiError } from 'src/core/envelope/api-error';
-import { Money } from 'src/core/money/decimal';
+import { parseDecimalInput } from 'src/core/money/decimal-input';
 
-const AMOUNT_TEXT = /^-?\d{1,13}(\.\d{1,2})?$/;
-
-/**
- * An amount from a client (a JSON number or numeric string like "42.50", as recorded),
- * read from its decimal text, never through float arithmetic; at most 2 decimals.
- */
+/** An amount from a client (a JSON number or numeric string like "42.50"): at most 2 decimals. */
 export function parseAmount(value: unknown, field: string): Decimal {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof text !== 'string' || !AMOUNT_TEXT.test(text.trim())) {
-    throw ApiError.badRequest(`Field "${field}" must be an amount (a number with at most 2 decimals).`);
-  }
-  return new Money(text.trim());
+  const amount = parseDecimalInput(value, field);
+  if (amount.decimalPlaces() > 2) throw ApiError.badRequest(`Invalid field "${field}": at most 2 decimals.`);
+  return amount;
 }
 
 /** A payment, credit or refund amount: more than 0. */
