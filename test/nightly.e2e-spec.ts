@@ -154,6 +154,25 @@ describe('the nightly job', () => {
     ]);
   });
 
+  it('counts a recent transaction as activity for customer/nightly', async () => {
+    const payer = await createId(t, '/api/v3/customer', { company: 'Payer' });
+    await t
+      .post('/api/v3/transaction', {
+        customer_id: payer,
+        transaction_type: 'pay',
+        gateway_method: 'check',
+        amount: 10,
+        gateway_status: 1,
+        transaction_date: '2026-06-11',
+      })
+      .expect(201);
+    const before = await lastEventId();
+    await job.runFor('2026-06-13');
+    const labels = (await eventsAfter(before)).map(label);
+    expect(labels).toContain(`customer/nightly/${payer}`);
+    expect(labels).not.toContain(`customer/nightly/${dormantCustomer}`);
+  });
+
   it('never runs the same night twice when two workers race for it', async () => {
     const results = await Promise.all([job.runFor('2026-06-12'), job.runFor('2026-06-12')]);
     expect(results.filter((r) => r !== null)).toHaveLength(1);

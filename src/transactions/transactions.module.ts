@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NightlyModule } from 'src/billing/nightly/nightly.module';
 import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { PaymentsModule } from 'src/payments/payments.module';
@@ -13,6 +14,7 @@ import { PaymentSources } from './payment-sources';
 import { PaymentService } from './payment.service';
 import { NoSubscriptionPaymethods, SubscriptionPaymethods } from './subscription-paymethod';
 import { TransactionActionsService } from './transaction-actions.service';
+import { TransactionCustomerActivity } from './transaction-customer-activity';
 import { TransactionReceiptService } from './transaction-receipt.service';
 import { TransactionWriter } from './transaction-writer';
 import { TransactionPresenter } from './transaction.presenter';
@@ -20,7 +22,7 @@ import { TransactionsController } from './transactions.controller';
 import { TransactionsService } from './transactions.service';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule, PaymentsModule, PaymethodsModule],
+  imports: [CustomersModule, InvoicesModule, PaymentsModule, PaymethodsModule, NightlyModule],
   controllers: [TransactionsController],
   providers: [
     TransactionsService,
@@ -33,6 +35,7 @@ import { TransactionsService } from './transactions.service';
     InvoiceApplier,
     AchSettlementJob,
     CustomerPaymentsExtension,
+    TransactionCustomerActivity,
     InvoicePayAction,
     { provide: InvoiceLedger, useClass: InvoicesLedger },
     { provide: SubscriptionPaymethods, useClass: NoSubscriptionPaymethods },

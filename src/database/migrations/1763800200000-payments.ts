@@ -142,6 +142,7 @@ const TABLES: TableSpec[] = [
         'transaction_type',
         'transaction_method',
         'transaction_detail',
+        'transaction_date',
         'transaction_datetime',
         'status_str',
         'currency_id',

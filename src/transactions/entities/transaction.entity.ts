@@ -28,7 +28,7 @@ export class Transaction extends BaseRecord {
   @Index() @Column({ type: 'varchar', length: 3 }) transaction_type: TransactionType;
   @Index() @Column({ type: 'varchar', length: 64, nullable: true }) transaction_method: string | null;
   @Index() @Column({ type: 'varchar', length: 255, nullable: true }) transaction_detail: string | null;
-  @Column({ type: 'varchar', length: 10 }) transaction_date: string;
+  @Index() @Column({ type: 'varchar', length: 10 }) transaction_date: string;
   @Index() @Column({ type: 'datetime' }) transaction_datetime: Date;
   @Column({ type: 'varchar', length: 45, nullable: true }) transaction_ipaddr: string | null;
   @Column({ type: 'datetime', nullable: true }) void_datetime: Date | null;
