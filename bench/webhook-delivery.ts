@@ -134,7 +134,6 @@ async function seedDeliveries(app: INestApplicationContext, hookId: number, coun
           data: DATA,
           suppress_webhooks: false,
           event_datetime: now,
-          dispatched_datetime: now,
         })),
       );
       await m.insert(

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { NightlyJob } from 'src/billing/nightly/nightly-job';
 import { NightlyRun } from 'src/billing/nightly/nightly-run.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
+import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -178,5 +179,35 @@ describe('the nightly job', () => {
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     const runs = await t.app.get(DataSource).getRepository(NightlyRun).countBy({ run_date: '2026-06-12' });
     expect(runs).toBe(1);
+  });
+
+  it('gives a failed night back so the next tick runs it again', async () => {
+    const events = t.app.get(InvoiceEvents);
+    const failing = jest.spyOn(events, 'record').mockRejectedValueOnce(new Error('database went away'));
+    try {
+      await expect(job.runFor('2026-06-14')).rejects.toThrow('database went away');
+    } finally {
+      failing.mockRestore();
+    }
+    expect(await t.dataSource.getRepository(NightlyRun).countBy({ run_date: '2026-06-14' })).toBe(0);
+    expect(await job.runFor('2026-06-14')).toMatchObject({ date: '2026-06-14', invoiceNightlyEvents: 1 });
+  });
+
+  it('takes over a night whose worker died more than an hour ago, not one still running', async () => {
+    const runs = t.dataSource.getRepository(NightlyRun);
+    const now = t.clock.now().getTime();
+    await runs.insert({
+      run_date: '2026-06-15',
+      started_datetime: new Date(now - 10 * 60_000),
+      finished_datetime: null,
+    });
+    await runs.insert({
+      run_date: '2026-06-16',
+      started_datetime: new Date(now - 2 * 3600_000),
+      finished_datetime: null,
+    });
+    expect(await job.runFor('2026-06-15')).toBeNull();
+    expect(await job.runFor('2026-06-16')).toMatchObject({ date: '2026-06-16' });
+    expect((await runs.findOneByOrFail({ run_date: '2026-06-16' })).finished_datetime).not.toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, FindOptionsWhere, In, LessThan, MoreThan } from 'typeorm';
+import { DataSource, FindOptionsWhere, In, IsNull, LessThan, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { accountDate, addDays } from 'src/core/time/account-date';
@@ -10,6 +10,7 @@ import { isUniqueViolation } from 'src/database/unique-violation';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceEvents } from 'src/invoices/invoice-events';
+import { lockInvoices } from 'src/invoices/invoice-lock';
 import { CustomerActivity } from './customer-activity';
 import { NightlyRun } from './nightly-run.entity';
 
@@ -18,6 +19,8 @@ const BATCH = 200;
 /** SPEC: customer/nightly goes to customers with activity in the last 90 days. */
 const ACTIVITY_DAYS = 90;
 const OPEN_STATUSES = ['open-unpaid', 'open-overdue', 'open-collections'];
+/** A claimed night that has not finished after this long is taken over by the next tick. */
+const CLAIM_LEASE_MS = 60 * 60 * 1000;
 
 export interface NightlySummary {
   date: string;
@@ -56,45 +59,68 @@ export class NightlyJob {
   /** Runs the job for one account date, once: null when that date was already claimed. */
   async runFor(date: string): Promise<NightlySummary | null> {
     if (!(await this.claim(date))) return null;
-    const summary: NightlySummary = {
-      date,
-      invoicesNowOverdue: await this.markOverdue(date),
-      invoiceNightlyEvents: await this.announceOpenInvoices(),
-      customerStatusChanges: await this.syncCustomerStatuses(date),
-      customerNightlyEvents: await this.announceActiveCustomers(date),
-    };
+    let summary: NightlySummary;
+    try {
+      summary = {
+        date,
+        invoicesNowOverdue: await this.markOverdue(date),
+        invoiceNightlyEvents: await this.announceOpenInvoices(),
+        customerStatusChanges: await this.syncCustomerStatuses(date),
+        customerNightlyEvents: await this.announceActiveCustomers(date),
+      };
+    } catch (error) {
+      // Give the night back, so the next tick runs it again rather than never.
+      await this.dataSource.getRepository(NightlyRun).delete({ run_date: date, finished_datetime: IsNull() });
+      throw error;
+    }
     await this.dataSource.getRepository(NightlyRun).update(date, { finished_datetime: this.clock.now() });
     this.logger.log(`Nightly run ${date}: ${JSON.stringify(summary)}`);
     return summary;
   }
 
+  /**
+   * Claims the date: a new row, or a run that started over an hour ago and never finished
+   * (its worker died or failed; the steps are safe to repeat).
+   */
   private async claim(date: string): Promise<boolean> {
+    const now = this.clock.now();
+    const repo = this.dataSource.getRepository(NightlyRun);
     try {
-      await this.dataSource
-        .getRepository(NightlyRun)
-        .insert({ run_date: date, started_datetime: this.clock.now(), finished_datetime: null });
+      await repo.insert({ run_date: date, started_datetime: now, finished_datetime: null });
       return true;
     } catch (error) {
-      if (isUniqueViolation(error)) return false;
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
+    const stale = new Date(now.getTime() - CLAIM_LEASE_MS);
+    const taken = await repo.update(
+      { run_date: date, finished_datetime: IsNull(), started_datetime: LessThan(stale) },
+      { started_datetime: now },
+    );
+    return taken.affected === 1;
   }
 
-  /** Stored `open-unpaid` invoices due before `date` become `open-overdue`, each with its status event. */
+  /**
+   * Stored `open-unpaid` invoices due before `date` become `open-overdue`, each with its
+   * status event. Each batch is re-read under the invoices' row locks, so an invoice
+   * paid or voided since it was selected is left alone and gets no event.
+   */
   private async markOverdue(date: string): Promise<number> {
     let count = 0;
+    let afterId = 0;
     for (;;) {
-      const ids = await this.invoiceIds({ invoice_status_str: 'open-unpaid', due_date: LessThan(date) });
+      const ids = await this.invoiceIds({ invoice_status_str: 'open-unpaid', due_date: LessThan(date) }, afterId);
       if (ids.length === 0) return count;
-      await this.uow.run(async (tx) => {
-        await tx.manager.update(
-          Invoice,
-          { invoice_id: In(ids), invoice_status_str: 'open-unpaid' },
-          { invoice_status_str: 'open-overdue' },
+      count += await this.uow.run(async (tx) => {
+        const due = (await lockInvoices(tx, ids)).filter(
+          (i) => i.invoice_status_str === 'open-unpaid' && i.due_date < date,
         );
-        for (const id of ids) await this.invoiceEvents.record(tx, SYSTEM_CONTEXT, id, 'status');
+        for (const invoice of due) {
+          await tx.manager.update(Invoice, invoice.invoice_id, { invoice_status_str: 'open-overdue' });
+          await this.invoiceEvents.record(tx, SYSTEM_CONTEXT, invoice.invoice_id, 'status');
+        }
+        return due.length;
       });
-      count += ids.length;
+      afterId = ids[ids.length - 1];
     }
   }
 
@@ -126,27 +152,33 @@ export class NightlyJob {
           .getRawMany<{ customer_id: number | string }>()
       ).map((row) => Number(row.customer_id)),
     );
-    const active = await this.dataSource.getRepository(Customer).find({
-      select: { customer_id: true, customer_status_str: true },
-      where: { customer_status_str: In(['active-current', 'active-overdue']) },
-    });
-    const changes = active
-      .map((c) => ({
-        id: c.customer_id,
-        from: c.customer_status_str,
-        to: overdue.has(c.customer_id) ? 'active-overdue' : 'active-current',
-      }))
-      .filter((c) => c.from !== c.to);
-    for (let at = 0; at < changes.length; at += BATCH) {
-      const batch = changes.slice(at, at + BATCH);
+    let changed = 0;
+    let afterId = 0;
+    for (;;) {
+      const page = await this.dataSource.getRepository(Customer).find({
+        select: { customer_id: true, customer_status_str: true },
+        where: { customer_status_str: In(['active-current', 'active-overdue']), customer_id: MoreThan(afterId) },
+        order: { customer_id: 'ASC' },
+        take: BATCH,
+      });
+      if (page.length === 0) return changed;
+      afterId = page[page.length - 1].customer_id;
+      const changes = page
+        .map((c) => ({
+          id: c.customer_id,
+          from: c.customer_status_str,
+          to: overdue.has(c.customer_id) ? 'active-overdue' : 'active-current',
+        }))
+        .filter((c) => c.from !== c.to);
+      if (changes.length === 0) continue;
       await this.uow.run(async (tx) => {
-        for (const change of batch) {
+        for (const change of changes) {
           await tx.manager.update(Customer, change.id, { customer_status_str: change.to });
           await this.customers.recordCustomerEvent(tx, SYSTEM_CONTEXT, change.id, 'status', false);
         }
       });
+      changed += changes.length;
     }
-    return changes.length;
   }
 
   /** customer/nightly for customers with activity in the last 90 days. */

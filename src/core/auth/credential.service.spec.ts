@@ -62,11 +62,33 @@ describe('CredentialService', () => {
       expect(await credentials.verify(`${username}-someone-else`, 'pw')).toBeNull();
     });
 
-    it('sees a credential created after a miss (misses are not cached)', async () => {
+    it('sees a credential created by another instance once its snapshot is 10 s old', async () => {
+      clock.set(new Date('2026-01-15T12:00:00Z'));
       const reader = service();
       expect(await reader.verify('late', 'pw')).toBeNull();
       const id = await service().upsert('late', 'pw');
+      clock.advance(9_000);
+      expect(await reader.verify('late', 'pw')).toBeNull();
+      clock.advance(1_000);
       expect(await reader.verify('late', 'pw')).toBe(id);
+    });
+
+    it('answers known and unknown usernames alike: one table read per snapshot, none per request', async () => {
+      clock.set(new Date('2026-01-15T12:00:00Z'));
+      const credentials = service();
+      const id = await credentials.upsert('shop', 'pw');
+      const find = jest.spyOn(dataSource.getRepository(ApiCredential).constructor.prototype, 'find');
+      const findOne = jest.spyOn(dataSource.getRepository(ApiCredential).constructor.prototype, 'findOne');
+      const answers = await Promise.all([
+        credentials.verify('shop', 'pw'),
+        credentials.verify('nobody', 'pw'),
+        credentials.verify('shop', 'wrong'),
+        credentials.verify('someone-else', 'x'),
+      ]);
+      expect(answers).toEqual([id, null, null, null]);
+      expect(await credentials.verify('nobody-again', 'pw')).toBeNull();
+      expect(find).toHaveBeenCalledTimes(1);
+      expect(findOne).not.toHaveBeenCalled();
     });
   });
 
@@ -107,13 +129,13 @@ describe('CredentialService', () => {
       expect(await credentials.verify('admin', 'new')).toBe(id);
     });
 
-    it('another instance picks up a rotation once its cache entry is a minute old', async () => {
+    it('another instance picks up a rotation once its snapshot is 10 s old', async () => {
       clock.set(new Date('2026-01-15T12:00:00Z'));
       const other = service();
       const id = await service().upsert('admin', 'old');
       expect(await other.verify('admin', 'old')).toBe(id);
       await service().upsert('admin', 'new');
-      clock.advance(61_000);
+      clock.advance(10_000);
       expect(await other.verify('admin', 'old')).toBeNull();
       expect(await other.verify('admin', 'new')).toBe(id);
     });

@@ -9,10 +9,10 @@ import { ApiCredential } from './api-credential.entity';
 interface CachedCredential {
   id: number;
   digest: Buffer;
-  loadedAt: number;
 }
 
-const CACHE_MS = 60_000;
+/** How long a snapshot of the credential table serves before it is read again. */
+const SNAPSHOT_MS = 10_000;
 const DUMMY_DIGEST = Buffer.alloc(32);
 
 function sha256(secret: string): Buffer {
@@ -23,7 +23,10 @@ function sha256(secret: string): Buffer {
 @Injectable()
 export class CredentialService {
   private readonly logger = new Logger('Auth');
-  private readonly cache = new Map<string, CachedCredential | null>();
+  /** Every credential by username: the table is tiny and read on every request. */
+  private snapshot: Map<string, CachedCredential> | null = null;
+  private snapshotAt = 0;
+  private loading: Promise<void> | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -63,7 +66,7 @@ export class CredentialService {
     const repo = this.dataSource.getRepository(ApiCredential);
     const digest = sha256(password).toString('hex');
     const existing = await repo.findOne({ where: { username } });
-    this.cache.delete(username);
+    this.snapshot = null;
     if (existing) {
       await repo.update(existing.api_credential_id, { secret_sha256: digest });
       return existing.api_credential_id;
@@ -72,21 +75,34 @@ export class CredentialService {
     return saved.api_credential_id;
   }
 
+  /**
+   * Answers from a snapshot of the whole table, so a known and an unknown username take
+   * the same path (no timing difference, no query per request). The snapshot is read
+   * again when it is older than SNAPSHOT_MS, whichever username asks: a credential created
+   * or rotated by another instance is seen here within that time.
+   */
   private async lookup(username: string): Promise<CachedCredential | null> {
-    const cached = this.cache.get(username);
     const now = this.clock.now().getTime();
-    if (cached !== undefined && (cached === null || now - cached.loadedAt < CACHE_MS)) return cached;
-    // No stored username is longer than the column; never match one on a prefix.
-    const row =
-      username.length > 128
-        ? null
-        : await this.dataSource.getRepository(ApiCredential).findOne({ where: { username } });
-    const entry = row
-      ? { id: row.api_credential_id, digest: Buffer.from(row.secret_sha256, 'hex'), loadedAt: now }
-      : null;
-    if (this.cache.size > 1000) this.cache.clear();
-    // Misses are not cached forever: a credential created by another instance shows up on the next request.
-    if (entry) this.cache.set(username, entry);
-    return entry;
+    if (this.snapshot === null || now - this.snapshotAt >= SNAPSHOT_MS) await this.reload(now);
+    return this.snapshot?.get(username) ?? null;
+  }
+
+  private reload(now: number): Promise<void> {
+    this.loading ??= this.dataSource
+      .getRepository(ApiCredential)
+      .find({ select: { api_credential_id: true, username: true, secret_sha256: true } })
+      .then((rows) => {
+        this.snapshot = new Map(
+          rows.map((row) => [
+            row.username,
+            { id: row.api_credential_id, digest: Buffer.from(row.secret_sha256, 'hex') },
+          ]),
+        );
+        this.snapshotAt = now;
+      })
+      .finally(() => {
+        this.loading = null;
+      });
+    return this.loading;
   }
 }

@@ -6,7 +6,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  * reads from here.
  */
 @Entity('domain_event')
-@Index(['dispatched_datetime', 'domain_event_id'])
+@Index(['context_str', 'context_id', 'domain_event_id'])
 export class DomainEvent {
   @PrimaryGeneratedColumn({ type: 'int' }) domain_event_id: number;
   @Column({ type: 'varchar', length: 32 }) context_str: string;
@@ -16,5 +16,4 @@ export class DomainEvent {
   /** `_flag_webhooks=0` on the request that caused it. */
   @Column({ type: 'boolean', default: false }) suppress_webhooks: boolean;
   @Column({ type: 'datetime' }) event_datetime: Date;
-  @Column({ type: 'datetime', nullable: true }) dispatched_datetime: Date | null;
 }

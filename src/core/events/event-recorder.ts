@@ -11,8 +11,6 @@ export interface EventInput {
   data: Record<string, unknown>;
 }
 
-export type CommittedEventsListener = (eventIds: number[]) => void | Promise<void>;
-
 /** An event as just written, handed to in-transaction listeners. */
 export interface RecordedEvent extends EventInput {
   domainEventId: number;
@@ -23,20 +21,16 @@ export interface RecordedEvent extends EventInput {
 export type RecordedEventListener = (tx: Tx, event: RecordedEvent) => Promise<void>;
 
 /**
- * Records domain events in the writer's transaction (the outbox). After commit,
- * listeners (webhook delivery) are told which rows are new; a crash before they act
- * loses nothing, because the rows stay undispatched until handled.
+ * Records domain events in the writer's transaction (the outbox). Listeners run in that
+ * same transaction (webhook delivery rows), so a crash can neither lose an event nor
+ * announce a change that rolled back; whatever they must do after commit they schedule
+ * with `tx.afterCommit`.
  */
 @Injectable()
 export class EventRecorder {
-  private readonly listeners: CommittedEventsListener[] = [];
   private readonly inTransaction: RecordedEventListener[] = [];
 
   constructor(private readonly clock: Clock) {}
-
-  onCommitted(listener: CommittedEventsListener): void {
-    this.listeners.push(listener);
-  }
 
   /** Fan-out that must be as durable as the change itself (webhook delivery rows). */
   onRecorded(listener: RecordedEventListener): void {
@@ -51,15 +45,9 @@ export class EventRecorder {
       data: input.data as never,
       suppress_webhooks: !ctx.sendWebhooks,
       event_datetime: this.clock.now(),
-      dispatched_datetime: null,
     });
     const id = (result.identifiers[0] as { domain_event_id: number }).domain_event_id;
     const recorded: RecordedEvent = { ...input, domainEventId: id, suppressWebhooks: !ctx.sendWebhooks };
     for (const listener of this.inTransaction) await listener(tx, recorded);
-    tx.afterCommit(() => this.notify([id]));
-  }
-
-  private async notify(ids: number[]): Promise<void> {
-    for (const listener of this.listeners) await listener(ids);
   }
 }

@@ -73,9 +73,8 @@ const TABLES: TableSpec[] = [
       text('data'),
       boolean('suppress_webhooks', false),
       datetime('event_datetime'),
-      datetime('dispatched_datetime', { nullable: true }),
     ],
-    indices: [{ columns: ['dispatched_datetime', 'domain_event_id'] }],
+    indices: [{ columns: ['context_str', 'context_id', 'domain_event_id'] }],
   },
   {
     name: 'mail_message',

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { isUniqueViolation } from 'src/database/unique-violation';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 
@@ -33,7 +34,9 @@ export class SharedTokenService {
         .run((tx) =>
           tx.manager.insert(AccountSecret, { name: TOKEN_NAME, value: randomBytes(24).toString('base64url') }),
         )
-        .catch(() => undefined);
+        .catch((error: unknown) => {
+          if (!isUniqueViolation(error)) throw error;
+        });
       row = await repo.findOneByOrFail({ name: TOKEN_NAME });
     }
     this.cached = row.value;
