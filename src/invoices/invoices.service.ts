@@ -221,6 +221,7 @@ export class InvoicesService {
     );
     const kept: InvoiceLine[] = [];
     const specs: LineSpec[] = [];
+    const named = new Set<number>();
     for (const line of lines) {
       const current = line.line_item_id === undefined ? undefined : existing.get(line.line_item_id);
       if (line.line_item_id !== undefined && !current) {
@@ -228,6 +229,13 @@ export class InvoicesService {
           `Field "${line.path}.line_item_id": line ${line.line_item_id} is not a line of this invoice.`,
         );
       }
+      // A line named twice would be summed twice (or kept and also repriced).
+      if (line.line_item_id !== undefined && named.has(line.line_item_id)) {
+        throw ApiError.badRequest(
+          `Field "${line.path}.line_item_id": line ${line.line_item_id} is named more than once.`,
+        );
+      }
+      if (line.line_item_id !== undefined) named.add(line.line_item_id);
       if (line.keep && current) kept.push(current);
       else specs.push(current ? mergeSpec(line, current) : toSpec(line));
     }
