@@ -48,4 +48,54 @@ describe('invoice line rules', () => {
     }
     expect(await invoice(id)).toEqual(before);
   });
+
+  /** A line as read, cut to the fields a client may send back. */
+  function writable(line: Json, changes: Json = {}): Json {
+    const keys = ['line_item_id', 'item_id', 'paycycle', 'descrip', 'line_quantity', 'custom_1'];
+    return { ...Object.fromEntries(keys.map((key) => [key, line[key]])), ...changes };
+  }
+
+  it('bills a setup fee once: reading, editing a quantity and sending every line back keeps one setup line', async () => {
+    const id = await createId(t, '/api/v3/invoice', {
+      customer_id: customer,
+      line_items: [{ item_id: c.seats, line_quantity: 12 }], // 69.00 + setup 25.00
+    });
+    const lines = (await invoice(id)).line_items as Json[];
+    expect(lines.map((l) => [l.line_subtotal, l.is_setup])).toEqual([
+      [69, false],
+      [25, true],
+    ]);
+
+    // Quantity 2: 10 + 2 x 5 = 20.00; the setup line, sent back with its fields, stays 25.00.
+    await t
+      .put(`/api/v3/invoice/${id}`, {
+        line_items: [writable(lines[0], { line_quantity: 2 }), writable(lines[1], { descrip: 'One-off setup' })],
+      })
+      .expect(202);
+    const after = await invoice(id);
+    expect((after.line_items as Json[]).map((l) => [l.item_id, l.line_subtotal, l.is_setup, l.descrip])).toEqual([
+      [c.seats, 20, false, lines[0].descrip],
+      [c.seats, 25, true, 'One-off setup'],
+    ]);
+    expect(after.total).toBe(45);
+
+    // Repricing only the main line (the setup line kept by id) adds no setup line either.
+    const [main, setup] = after.line_items as Json[];
+    await t
+      .put(`/api/v3/invoice/${id}`, {
+        line_items: [{ line_item_id: main.line_item_id, line_quantity: 3 }, { line_item_id: setup.line_item_id }],
+      })
+      .expect(202);
+    expect(((await invoice(id)).line_items as Json[]).map((l) => [l.line_subtotal, l.is_setup])).toEqual([
+      [25, true],
+      [25, false],
+    ]);
+
+    // A line new on this invoice bills its setup.
+    await t.put(`/api/v3/invoice/${id}`, { line_items: [{ item_id: c.seats, line_quantity: 1 }] }).expect(202);
+    expect(((await invoice(id)).line_items as Json[]).map((l) => [l.line_subtotal, l.is_setup])).toEqual([
+      [15, false],
+      [25, true],
+    ]);
+  });
 });

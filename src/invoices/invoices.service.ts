@@ -328,6 +328,7 @@ export class InvoicesService {
 function toSpec(line: LineInput): LineSpec {
   return {
     path: line.path,
+    origin: 'new',
     item_id: line.item_id!,
     paycycle: line.paycycle,
     descrip: line.descrip,
@@ -342,13 +343,23 @@ function mergeSpec(line: LineInput, current: InvoiceLine): LineSpec {
   const custom: Record<string, string | null> = {};
   for (let n = 1; n <= 10; n++) custom[`custom_${n}`] = current[`custom_${n}`] ?? null;
   const itemChanged = line.item_id !== undefined && line.item_id !== current.item_id;
+  if (current.is_setup && itemChanged) {
+    throw ApiError.badRequest(
+      `Field "${line.path}.item_id": line ${current.line_item_id} is a setup fee; its item cannot be changed.`,
+    );
+  }
   return {
     path: line.path,
+    origin: current.is_setup ? 'setup' : 'existing',
+    tierset_id: current.tierset_id,
     item_id: line.item_id ?? current.item_id,
     paycycle: line.paycycle ?? current.paycycle,
     descrip: line.descrip !== undefined ? line.descrip : current.descrip,
     // The stored rate is kept unless the item changes or a new rate is sent.
-    line_rate: line.line_rate ?? (itemChanged || current.tierset_id !== null ? undefined : current.line_rate),
+    // A setup line keeps its setup rate (it is billed once, DESIGN §6).
+    line_rate:
+      line.line_rate ??
+      (itemChanged || (current.tierset_id !== null && !current.is_setup) ? undefined : current.line_rate),
     line_quantity: line.line_quantity ?? current.line_quantity,
     custom: { ...custom, ...line.custom },
   };
