@@ -98,4 +98,46 @@ describe('invoice line rules', () => {
       [25, true],
     ]);
   });
+
+  it('refuses amounts too large for their columns, naming the line or line_items, and writes nothing', async () => {
+    const before = (await t.get('/api/v3/invoice').expect(200)).body.response.length as number;
+    const big = { item_id: c.plan, line_rate: 999999999999, line_quantity: 99999 };
+    expect(
+      await refused('/api/v3/invoice', { customer_id: customer, line_items: [{ item_id: c.plan }, big] }, 'post'),
+    ).toBe('Field "line_items[1]": the line amount would exceed 9999999999999999.99.');
+    const half = { item_id: c.plan, line_rate: 999999999999, line_quantity: 9000 }; // 8999999999991000.00
+    expect(await refused('/api/v3/invoice', { customer_id: customer, line_items: [half, half] }, 'post')).toBe(
+      'Field "line_items": the invoice total would exceed 9999999999999999.99.',
+    );
+    expect((await t.get('/api/v3/invoice').expect(200)).body.response.length).toBe(before);
+
+    // The largest line that fits is stored exactly on both databases.
+    const id = await createId(t, '/api/v3/invoice', { customer_id: customer, line_items: [half] });
+    const inv = await invoice(id);
+    expect([inv.total, inv.line_items[0].line_rate]).toEqual([8999999999991000, 999999999999]);
+    expect(await refused(`/api/v3/invoice/${id}`, { line_items: [half, half] })).toContain('Field "line_items": ');
+  });
+
+  it('refuses more decimals than a column keeps, naming the field', async () => {
+    const line = (fields: Json) => ({ customer_id: customer, line_items: [{ item_id: c.plan, ...fields }] });
+    expect(await refused('/api/v3/invoice', line({ line_rate: '1.1234567' }), 'post')).toBe(
+      'Invalid field "line_items[0].line_rate": at most 6 decimals.',
+    );
+    expect(await refused('/api/v3/invoice', line({ line_quantity: 0.0000001 }), 'post')).toBe(
+      'Invalid field "line_items[0].line_quantity": must be a number.',
+    );
+    expect(await refused('/api/v3/invoice', line({ line_quantity: '2.0000001' }), 'post')).toBe(
+      'Invalid field "line_items[0].line_quantity": at most 6 decimals.',
+    );
+    const item = (tierset: Json) => ({ name: 'Odd', tiersets: [{ pricemodel: 'fla', ...tierset }] });
+    for (const key of ['setup', 'base', 'minimum']) {
+      expect(await refused('/api/v3/item', item({ [key]: '1.005' }), 'post')).toBe(
+        `Invalid field "tiersets[0].${key}": at most 2 decimals.`,
+      );
+    }
+    expect(await refused('/api/v3/item', item({ percent: '12.1234567' }), 'post')).toBe(
+      'Invalid field "tiersets[0].percent": at most 6 decimals.',
+    );
+    await createId(t, '/api/v3/item', item({ base: '1.50', percent: '12.123456' }));
+  });
 });

@@ -9,6 +9,7 @@ import {
 } from 'src/billing/pricing/line-pricing';
 import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney, ZERO } from 'src/core/money/decimal';
+import { AMOUNT_LIMIT, RATE_LIMIT } from 'src/core/money/decimal.transformer';
 import { Item } from 'src/items/entities/item.entity';
 import { LoadedTierset, priceSheetOf, tiersetForCurrency } from 'src/items/tierset-loader';
 import { GroupTax } from 'src/taxes/taxes.service';
@@ -119,7 +120,23 @@ export function priceInvoiceLines(
   }
 
   const rows = drafts.map((draft, i) => lineRow(draft, inputs, firstSortOrder + i));
-  return { rows, sums: sumsOf([...kept, ...rows]) };
+  rows.forEach((row, i) => assertLineFits(row, drafts[i].spec.path));
+  const sums = sumsOf([...kept, ...rows]);
+  const { subtotal, taxes, total, sum_base, sum_usage, sum_onetime } = sums;
+  if ([subtotal, taxes, total, sum_base, sum_usage, sum_onetime].some((sum) => sum.abs().gt(AMOUNT_LIMIT))) {
+    throw ApiError.badRequest(`Field "line_items": the invoice total would exceed ${AMOUNT_LIMIT.toString()}.`);
+  }
+  return { rows, sums };
+}
+
+/** A 400 naming the line when its amounts or rate are too large for their columns. */
+function assertLineFits(row: LineRow, path: string): void {
+  if ([row.line_subtotal, row.line_total].some((amount) => amount.abs().gt(AMOUNT_LIMIT))) {
+    throw ApiError.badRequest(`Field "${path}": the line amount would exceed ${AMOUNT_LIMIT.toString()}.`);
+  }
+  if (row.line_rate.abs().gt(RATE_LIMIT)) {
+    throw ApiError.badRequest(`Field "${path}": the line rate would exceed ${RATE_LIMIT.toString()}.`);
+  }
 }
 
 function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRow {

@@ -23,6 +23,15 @@ describe('parseDecimalInput', () => {
     );
   });
 
+  it('enforces the column scale: 6 decimals unless told', () => {
+    expect(parseDecimalInput('1.123456', 'line_rate').toString()).toBe('1.123456');
+    expect(() => parseDecimalInput('1.1234567', 'line_rate')).toThrow('Invalid field "line_rate": at most 6 decimals.');
+    expect(parseDecimalInput('19.90', 'base', { decimals: 2 }).toString()).toBe('19.9');
+    expect(() => parseDecimalInput(0.125, 'tiersets[0].base', { decimals: 2 })).toThrow(
+      'Invalid field "tiersets[0].base": at most 2 decimals.',
+    );
+  });
+
   it('enforces a minimum', () => {
     expect(() => parseDecimalInput('-1', 'line_quantity', { min: 0 })).toThrow(
       'Invalid field "line_quantity": must not be less than 0.',
