@@ -140,4 +140,29 @@ describe('invoice line rules', () => {
     );
     await createId(t, '/api/v3/item', item({ base: '1.50', percent: '12.123456' }));
   });
+
+  it('never makes a negative invoice: percent is 0..100 and discounts cannot pass the lines', async () => {
+    const discount = (percent: unknown) => ({ name: 'Big off', item_type: 'discount', tiersets: [{ percent }] });
+    expect(await refused('/api/v3/item', discount(150), 'post')).toBe(
+      'Invalid field "tiersets[0].percent": must not be more than 100.',
+    );
+    const all = await createId(t, '/api/v3/item', discount('100'));
+    const free = await createId(t, '/api/v3/invoice', {
+      customer_id: customer,
+      line_items: [{ item_id: c.plan }, { item_id: all }],
+    });
+    expect(await invoice(free)).toMatchObject({ total: 0, invoice_status_str: 'closed-paid' });
+
+    // 99.00 - 7 x 15.00 = -6.00
+    const over = [{ item_id: c.plan }, { item_id: c.flatOff, line_quantity: 7 }];
+    expect(await refused('/api/v3/invoice', { customer_id: customer, line_items: over }, 'post')).toBe(
+      'Field "line_items": the invoice total would be -6.00; it cannot be less than 0.',
+    );
+    const id = await createId(t, '/api/v3/invoice', { customer_id: customer, line_items: [{ item_id: c.plan }] });
+    const kept = { line_item_id: ((await invoice(id)).line_items as Json[])[0].line_item_id as number };
+    expect(await refused(`/api/v3/invoice/${id}`, { line_items: [kept, over[1]] })).toBe(
+      'Field "line_items": the invoice total would be -6.00; it cannot be less than 0.',
+    );
+    expect(await invoice(id)).toMatchObject({ total: 99, invoice_status_str: 'open-unpaid' });
+  });
 });

@@ -115,6 +115,14 @@ describe('priceInvoiceLines', () => {
     ]);
   });
 
+  it('refuses a total below 0', () => {
+    const discount = { origin: 'new' as const, path: 'l[1]', item_id: 2, custom: {} };
+    const negative = { origin: 'new' as const, path: 'l[0]', item_id: 3, line_rate: d('-1'), custom: {} };
+    expect(() => priceInvoiceLines([negative, discount], [], inputs(), 0)).toThrow(
+      'Field "line_items": the invoice total would be -0.85; it cannot be less than 0.',
+    );
+  });
+
   it('does not tax a no_taxes customer', () => {
     const { rows } = priceInvoiceLines([{ origin: 'new', path: 'l[0]', item_id: 1, custom: {} }], [], inputs(true), 0);
     expect(rows.map((r) => [r.tax_total.toFixed(2), r.is_taxed, r.tax_taxable.toFixed(2)])).toEqual([

@@ -10,6 +10,7 @@ import {
 import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney, ZERO } from 'src/core/money/decimal';
 import { AMOUNT_LIMIT, RATE_LIMIT } from 'src/core/money/decimal.transformer';
+import { formatAmount } from 'src/core/money/money-format';
 import { Item } from 'src/items/entities/item.entity';
 import { LoadedTierset, priceSheetOf, tiersetForCurrency } from 'src/items/tierset-loader';
 import { GroupTax } from 'src/taxes/taxes.service';
@@ -125,6 +126,12 @@ export function priceInvoiceLines(
   const { subtotal, taxes, total, sum_base, sum_usage, sum_onetime } = sums;
   if ([subtotal, taxes, total, sum_base, sum_usage, sum_onetime].some((sum) => sum.abs().gt(AMOUNT_LIMIT))) {
     throw ApiError.badRequest(`Field "line_items": the invoice total would exceed ${AMOUNT_LIMIT.toString()}.`);
+  }
+  // A negative invoice would read as paid and lower the customer's balance.
+  if (total.isNegative()) {
+    throw ApiError.badRequest(
+      `Field "line_items": the invoice total would be ${formatAmount('', total).trim()}; it cannot be less than 0.`,
+    );
   }
   return { rows, sums };
 }

@@ -38,4 +38,11 @@ describe('parseDecimalInput', () => {
     );
     expect(parseDecimalInput('0', 'line_quantity', { min: 0 }).toString()).toBe('0');
   });
+
+  it('enforces a maximum', () => {
+    expect(() => parseDecimalInput('100.5', 'percent', { max: 100 })).toThrow(
+      'Invalid field "percent": must not be more than 100.',
+    );
+    expect(parseDecimalInput(100, 'percent', { max: 100 }).toString()).toBe('100');
+  });
 });

@@ -6,6 +6,7 @@ const DECIMAL_TEXT = /^-?\d{1,12}(\.\d{1,9})?$/;
 
 export interface DecimalInputOptions {
   min?: Decimal.Value;
+  max?: Decimal.Value;
   /** Most decimal places kept by the column: 2 for AMOUNT, 6 (the default) for RATE. */
   decimals?: number;
 }
@@ -28,6 +29,9 @@ export function parseDecimalInput(value: unknown, field: string, opts: DecimalIn
   }
   if (opts.min !== undefined && parsed.lt(opts.min)) {
     throw ApiError.badRequest(`Invalid field "${field}": must not be less than ${new Money(opts.min).toString()}.`);
+  }
+  if (opts.max !== undefined && parsed.gt(opts.max)) {
+    throw ApiError.badRequest(`Invalid field "${field}": must not be more than ${new Money(opts.max).toString()}.`);
   }
   return parsed;
 }
