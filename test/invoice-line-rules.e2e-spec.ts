@@ -165,4 +165,25 @@ describe('invoice line rules', () => {
     );
     expect(await invoice(id)).toMatchObject({ total: 99, invoice_status_str: 'open-unpaid' });
   });
+
+  it('prices an item only from its tierset in the invoice currency', async () => {
+    const euros = await createId(t, '/api/v3/customer', { company: 'Euro', currency_id: 2, no_taxes: true });
+    expect(await refused('/api/v3/invoice', { customer_id: euros, line_items: [{ item_id: c.plan }] }, 'post')).toBe(
+      `Field "line_items[0].line_rate": item ${c.plan} has no price; send a line_rate.`,
+    );
+    const both = await createId(t, '/api/v3/item', {
+      name: 'Both',
+      tiersets: [
+        { currency_id: 1, base: 10 },
+        { currency_id: 2, base: 9 },
+      ],
+    });
+    const id = await createId(t, '/api/v3/invoice', {
+      customer_id: euros,
+      line_items: [{ item_id: both }, { item_id: c.plan, line_rate: 80 }],
+    });
+    expect(await invoice(id)).toMatchObject({ currency_id: 2, total: 89 });
+    const dollars = await createId(t, '/api/v3/invoice', { customer_id: customer, line_items: [{ item_id: both }] });
+    expect(await invoice(dollars)).toMatchObject({ currency_id: 1, total: 10 });
+  });
 });
