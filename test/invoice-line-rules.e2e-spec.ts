@@ -186,4 +186,37 @@ describe('invoice line rules', () => {
     const dollars = await createId(t, '/api/v3/invoice', { customer_id: customer, line_items: [{ item_id: both }] });
     expect(await invoice(dollars)).toMatchObject({ currency_id: 1, total: 10 });
   });
+
+  it('an update that makes an invoice overdue stores open-overdue and records one invoice/status event', async () => {
+    // 2026-03-01, Net 15: due 2026-03-16, unpaid today (2026-03-10).
+    const id = await createId(t, '/api/v3/invoice', {
+      customer_id: customer,
+      date: '2026-03-01',
+      line_items: [{ item_id: c.plan }],
+    });
+    const stored = async (): Promise<string> =>
+      (
+        await t.dataSource.query<Array<{ s: string }>>(
+          `SELECT invoice_status_str AS s FROM invoice WHERE invoice_id = ${id}`,
+        )
+      )[0].s;
+    const statusEvents = async (): Promise<number> =>
+      (
+        await t.dataSource.query<unknown[]>(
+          `SELECT domain_event_id FROM domain_event WHERE context_str = 'invoice' AND event = 'status' AND context_id = '${id}'`,
+        )
+      ).length;
+    expect([await stored(), await statusEvents()]).toEqual(['open-unpaid', 0]);
+
+    await t.put(`/api/v3/invoice/${id}`, { terms_id: 1 }).expect(202); // due on receipt: 2026-03-01
+    expect([await stored(), await statusEvents(), (await invoice(id)).invoice_status_str]).toEqual([
+      'open-overdue',
+      1,
+      'open-overdue',
+    ]);
+    await t.put(`/api/v3/invoice/${id}`, { memo: 'still late' }).expect(202);
+    expect(await statusEvents()).toBe(1);
+    await t.put(`/api/v3/invoice/${id}`, { terms_id: 3 }).expect(202); // Net 30: due 2026-03-31
+    expect([await stored(), await statusEvents()]).toEqual(['open-unpaid', 2]);
+  });
 });

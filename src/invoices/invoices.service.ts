@@ -129,7 +129,7 @@ export class InvoicesService {
       const m = tx.manager;
       const invoice = await lockedInvoiceByRef(tx, ref);
       const id = invoice.invoice_id;
-      await this.assertOpen(tx, invoice, 'changed');
+      const before = await this.assertOpen(tx, invoice, 'changed');
       await assertExternalKeyFree(m, Invoice, 'invoice_id', dto.external_key, 'invoice', id);
       const changes: Partial<Invoice> = { ...this.columnsOf(dto), ...modStamps(ctx, this.clock.now()) };
       if (date) changes.date = date;
@@ -147,7 +147,8 @@ export class InvoicesService {
       await m.update(Invoice, id, changes);
       await this.syncDefaultSchedule(m, id, changes.due_date, total);
       await this.revisions.record(tx, ctx, 'invoice', id, 'Invoice updated');
-      await this.statuses.refresh(tx, ctx, [id]);
+      // The due date may have moved: the status is judged against the one read before.
+      await this.statuses.refresh(tx, ctx, [id], new Map([[id, before]]));
       return id;
     });
   }
