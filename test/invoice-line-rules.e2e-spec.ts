@@ -219,4 +219,17 @@ describe('invoice line rules', () => {
     await t.put(`/api/v3/invoice/${id}`, { terms_id: 3 }).expect(202); // Net 30: due 2026-03-31
     expect([await stored(), await statusEvents()]).toEqual(['open-unpaid', 2]);
   });
+
+  it('refuses a line custom field over 255 characters instead of cutting it', async () => {
+    const lines = (custom_4: string) => [{ item_id: c.plan }, { item_id: c.plan, custom_4 }];
+    expect(
+      await refused('/api/v3/invoice', { customer_id: customer, line_items: lines('x'.repeat(256)) }, 'post'),
+    ).toBe('Invalid field "line_items[1].custom_4": at most 255 characters.');
+    const id = await createId(t, '/api/v3/invoice', { customer_id: customer, line_items: lines('y'.repeat(255)) });
+    expect(((await invoice(id)).line_items as Json[])[1].custom_4).toBe('y'.repeat(255));
+    const line = ((await invoice(id)).line_items as Json[])[0].line_item_id as number;
+    expect(
+      await refused(`/api/v3/invoice/${id}`, { line_items: [{ line_item_id: line, custom_1: 'z'.repeat(300) }] }),
+    ).toBe('Invalid field "line_items[0].custom_1": at most 255 characters.');
+  });
 });
