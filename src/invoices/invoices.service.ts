@@ -36,6 +36,7 @@ import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
 import { INVOICE_STATUSES, InvoiceStatusStr, isClosed } from './invoice-status';
 import { invoiceQueryFields } from './invoice.query-fields';
+import { dtoColumns } from 'src/core/validation/dto-columns';
 
 const ADDRESS = ['addr1', 'addr2', 'addr3', 'city', 'state', 'postcode', 'country'] as const;
 /** DTO fields that are not plain invoice columns. */
@@ -85,7 +86,7 @@ export class InvoicesService {
       const status = invoiceFigures(facts, NOTHING_APPLIED, this.reader.today()).status;
 
       const inserted = await m.insert(Invoice, {
-        ...this.columnsOf(dto),
+        ...dtoColumns<Invoice>(dto, NOT_COLUMNS),
         ...this.addressDefaults(dto, customer),
         customer_id: customerId,
         date,
@@ -131,7 +132,10 @@ export class InvoicesService {
       const id = invoice.invoice_id;
       const before = await this.assertOpen(tx, invoice, 'changed');
       await assertExternalKeyFree(m, Invoice, 'invoice_id', dto.external_key, 'invoice', id);
-      const changes: Partial<Invoice> = { ...this.columnsOf(dto), ...modStamps(ctx, this.clock.now()) };
+      const changes: Partial<Invoice> = {
+        ...dtoColumns<Invoice>(dto, NOT_COLUMNS),
+        ...modStamps(ctx, this.clock.now()),
+      };
       if (date) changes.date = date;
       const termsDays = this.reference.terms(dto.terms_id ?? invoice.terms_id)?.terms_days ?? 0;
       changes.due_date = addDays(date ?? invoice.date, termsDays);
@@ -308,14 +312,6 @@ export class InvoicesService {
       for (const part of ADDRESS) out[`${prefix}_${part}`] = customer[`${prefix}_${part}`];
     }
     return out;
-  }
-
-  private columnsOf(dto: UpdateInvoiceDto): Partial<Invoice> {
-    const columns: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(dto)) {
-      if (value !== undefined && !NOT_COLUMNS.has(key)) columns[key] = value;
-    }
-    return columns as Partial<Invoice>;
   }
 
   private assertReferences(dto: CreateInvoiceDto): void {
