@@ -5,7 +5,7 @@ import { Tx } from 'src/database/unit-of-work';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
 import { InvoiceReader } from './invoice-reader';
-import { InvoiceStatusStr } from './invoice-status';
+import { InvoiceStatusStr, readStatus } from './invoice-status';
 
 /**
  * Keeps the stored `invoice_status_str` current. Every writer that changes what an
@@ -48,7 +48,7 @@ export class InvoiceStatusUpdater {
       }
       const was =
         previous?.get(invoice.invoice_id) ??
-        effective(invoice.invoice_status_str as InvoiceStatusStr, invoice.due_date, today);
+        readStatus(invoice.invoice_status_str as InvoiceStatusStr, invoice.due_date, today);
       if (was !== next) {
         changed.push(invoice.invoice_id);
         await this.events.record(tx, ctx, invoice.invoice_id, 'status');
@@ -56,9 +56,4 @@ export class InvoiceStatusUpdater {
     }
     return changed;
   }
-}
-
-/** What a stored status reads as today (an unpaid invoice past its due date is overdue). */
-function effective(stored: InvoiceStatusStr, dueDate: string, today: string): InvoiceStatusStr {
-  return stored === 'open-unpaid' && dueDate < today ? 'open-overdue' : stored;
 }
