@@ -28,7 +28,7 @@ import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
 import { lockedInvoiceByRef } from './invoice-lock';
-import { InvoiceExtensions, NOTHING_APPLIED } from './invoice-extensions';
+import { hasNetApplied, InvoiceExtensions, netApplied, NOTHING_APPLIED } from './invoice-extensions';
 import { invoiceFigures } from './invoice-figures';
 import { LineInput, parseLineItems } from './invoice-line-input';
 import { LineSpec, priceInvoiceLines, PricingInputs } from './invoice-line-pricer';
@@ -142,7 +142,7 @@ export class InvoicesService {
       if (lines) Object.assign(changes, await this.replaceLines(m, invoice, lines));
       const total = changes.total ?? invoice.total;
       const applied = (await this.extensions.appliedFor(m, [id])).get(id)!;
-      const appliedSum = applied.payments.plus(applied.credits).plus(applied.writeoffs).minus(applied.refunds);
+      const appliedSum = netApplied(applied);
       if (total.lt(appliedSum)) {
         throw ApiError.badRequest(
           `Field "line_items": the new total (${formatAmount('', total).trim()}) is less than the ${formatAmount('', appliedSum).trim()} already applied to this invoice.`,
@@ -162,7 +162,7 @@ export class InvoicesService {
       const m = tx.manager;
       const invoice = await lockedInvoiceByRef(tx, ref);
       const applied = (await this.extensions.appliedFor(m, [invoice.invoice_id])).get(invoice.invoice_id)!;
-      if (!applied.payments.plus(applied.credits).plus(applied.writeoffs).plus(applied.refunds).isZero()) {
+      if (hasNetApplied(applied)) {
         throw ApiError.badRequest('This invoice has payments or credits applied: unapply them before deleting it.');
       }
       const now = this.clock.now();
