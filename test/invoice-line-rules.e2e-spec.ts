@@ -81,6 +81,9 @@ describe('invoice line rules', () => {
 
     // Repricing only the main line (the setup line kept by id) adds no setup line either.
     const [main, setup] = after.line_items as Json[];
+    expect(
+      await refused(`/api/v3/invoice/${id}`, { line_items: [{ line_item_id: setup.line_item_id, item_id: c.plan }] }),
+    ).toBe(`Field "line_items[0].item_id": line ${setup.line_item_id} is a setup fee; its item cannot be changed.`);
     await t
       .put(`/api/v3/invoice/${id}`, {
         line_items: [{ line_item_id: main.line_item_id, line_quantity: 3 }, { line_item_id: setup.line_item_id }],
