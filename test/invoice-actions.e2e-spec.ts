@@ -154,6 +154,27 @@ describe('invoice actions, events and the payments extension point', () => {
     applied.delete(id);
   });
 
+  it('guards void and delete on the net money applied: a fully refunded invoice can go', async () => {
+    const refunded = await newInvoice(); // 104.94
+    applied.set(refunded, { payments: new Decimal('104.94'), refunds: new Decimal('104.94') });
+    await t.post(`/api/v3/invoice/${refunded}/_action/void`).expect(200);
+    expect(await invoice(refunded)).toMatchObject({ invoice_status_str: 'closed-void', balance: 0 });
+
+    const partly = await newInvoice();
+    applied.set(partly, { payments: new Decimal('50'), refunds: new Decimal('20') });
+    expect((await t.post(`/api/v3/invoice/${partly}/_action/void`).expect(400)).body.message).toBe(
+      'This invoice has payments or credits applied: unapply them before voiding it.',
+    );
+    expect((await t.del(`/api/v3/invoice/${partly}`).expect(400)).body.message).toBe(
+      'This invoice has payments or credits applied: unapply them before deleting it.',
+    );
+    applied.set(partly, { payments: new Decimal('50'), refunds: new Decimal('50') });
+    await t.del(`/api/v3/invoice/${partly}`).expect(200);
+    await t.get(`/api/v3/invoice/${partly}`).expect(404);
+    applied.delete(refunded);
+    applied.delete(partly);
+  });
+
   it('payments feed balance and status through InvoiceExtensions and InvoiceStatusUpdater.refresh', async () => {
     const id = await newInvoice([{ item_id: c.plan, line_quantity: 3 }]); // 297.00 + 17.82 = 314.82
     applied.set(id, { payments: new Decimal('100') });

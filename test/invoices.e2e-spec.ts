@@ -359,7 +359,9 @@ describe('invoices', () => {
       custom_1: 'a1',
       custom_2: 'a2',
       custom_3: 'a3',
-      line_items: [{ item_id: c.consulting, line_quantity: 1, custom_1: 'l1', custom_2: 'l2', custom_3: 'l3' }],
+      line_items: [
+        { item_id: c.consulting, line_rate: 150, line_quantity: 1, custom_1: 'l1', custom_2: 'l2', custom_3: 'l3' },
+      ],
     });
     const ids = async (where: string): Promise<number[]> =>
       (

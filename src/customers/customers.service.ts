@@ -22,6 +22,7 @@ import { CreateCustomerDto } from './dto/create-customer.dto';
 import { CustomerFieldsDto } from './dto/customer-fields.dto';
 import { UpdateCustomerDto } from './dto/update-customer.dto';
 import { Customer } from './entities/customer.entity';
+import { dtoColumns } from 'src/core/validation/dto-columns';
 
 export const CUSTOMER_REF: RefTarget<Customer> = { entity: Customer, idColumn: 'customer_id', resource: 'customer' };
 
@@ -59,7 +60,7 @@ export class CustomersService {
       if (dto.parent_customer_id) await this.assertParentExists(m, dto.parent_customer_id, null);
       const now = this.clock.now();
       const inserted = await m.insert(Customer, {
-        ...this.columnsOf(dto),
+        ...dtoColumns<Customer>(dto, NOT_COLUMNS),
         ...newRecordStamps(ctx, now),
         customer_status_str: 'active-current',
       });
@@ -101,7 +102,7 @@ export class CustomersService {
       if (dto.superuser_id !== undefined) await this.assertOwnContact(m, id, dto.superuser_id);
 
       await m.update(Customer, id, {
-        ...this.columnsOf(dto),
+        ...dtoColumns<Customer>(dto, NOT_COLUMNS),
         ...(dto.superuser_id !== undefined ? { superuser_id: dto.superuser_id } : {}),
         ...modStamps(ctx, now),
       });
@@ -223,15 +224,6 @@ export class CustomersService {
       if (value !== undefined) columns[column] = value;
     }
     return columns as Partial<Contact>;
-  }
-
-  /** The DTO's plain customer columns (everything but the main-contact fields). */
-  private columnsOf(dto: CustomerFieldsDto): Partial<Customer> {
-    const columns: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(dto)) {
-      if (value !== undefined && !NOT_COLUMNS.has(key)) columns[key] = value;
-    }
-    return columns as Partial<Customer>;
   }
 
   private assertReferences(dto: CreateCustomerDto | UpdateCustomerDto): void {

@@ -16,7 +16,7 @@ import { InvoiceDelivery } from './entities/invoice-delivery.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
 import { lockedInvoiceByRef } from './invoice-lock';
-import { InvoiceExtensions } from './invoice-extensions';
+import { hasNetApplied, InvoiceExtensions } from './invoice-extensions';
 import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
 import { INVOICE_REF } from './invoice-ref';
@@ -63,7 +63,7 @@ export class InvoiceActions {
       const invoice = await lockedInvoiceByRef(tx, ref);
       await this.invoices.assertOpen(tx, invoice, 'voided');
       const applied = (await this.extensions.appliedFor(tx.manager, [invoice.invoice_id])).get(invoice.invoice_id)!;
-      if (applied.payments.plus(applied.credits).plus(applied.writeoffs).gt(0)) {
+      if (hasNetApplied(applied)) {
         throw ApiError.badRequest('This invoice has payments or credits applied: unapply them before voiding it.');
       }
       await tx.manager.update(Invoice, invoice.invoice_id, { void_datetime: this.clock.now() });

@@ -19,6 +19,19 @@ export interface InvoiceApplied {
   paid_date: string | null;
 }
 
+/**
+ * The money still applied: payments, credits and writeoffs less refunds. The one figure
+ * the guards use: an update cannot take the total below it; void and delete need it at 0
+ * (so a fully refunded invoice can be voided or deleted).
+ */
+export function netApplied(applied: InvoiceApplied): Decimal {
+  return applied.payments.plus(applied.credits).plus(applied.writeoffs).minus(applied.refunds);
+}
+
+export function hasNetApplied(applied: InvoiceApplied): boolean {
+  return netApplied(applied).gt(0);
+}
+
 export const NOTHING_APPLIED: InvoiceApplied = {
   payments: ZERO,
   credits: ZERO,

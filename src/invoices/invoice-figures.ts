@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { ZERO } from 'src/core/money/decimal';
 import { daysBetween } from 'src/core/time/account-date';
 import { InvoiceApplied } from './invoice-extensions';
-import { InvoiceStatusStr } from './invoice-status';
+import { InvoiceStatusStr, isPastDue } from './invoice-status';
 
 /** The stored facts the derived figures depend on. */
 export interface InvoiceFacts {
@@ -38,7 +38,7 @@ export function invoiceFigures(facts: InvoiceFacts, applied: InvoiceApplied, tod
     .plus(applied.refunds);
   const balance = isVoid ? ZERO : Decimal.max(open, ZERO);
   const late = daysBetween(facts.due_date, today);
-  const isOverdue = !isVoid && balance.gt(0) && late > 0;
+  const isOverdue = !isVoid && balance.gt(0) && isPastDue(facts.due_date, today);
   let status: InvoiceStatusStr;
   if (isVoid) status = 'closed-void';
   else if (balance.lte(0)) status = 'closed-paid';

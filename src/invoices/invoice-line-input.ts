@@ -106,7 +106,11 @@ export function parseLineItems(raw: unknown, updating: boolean): LineInput[] {
       if (value === null) {
         input.custom[key] = null;
       } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-        input.custom[key] = String(value).slice(0, 255);
+        // As for the invoice's own custom fields: refused, never cut short.
+        if (String(value).length > 255) {
+          throw ApiError.badRequest(`Invalid field "${path}.${key}": at most 255 characters.`);
+        }
+        input.custom[key] = String(value);
       } else {
         throw ApiError.badRequest(`Invalid field "${path}.${key}": must be a string, number or boolean.`);
       }

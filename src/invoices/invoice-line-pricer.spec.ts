@@ -51,9 +51,9 @@ describe('priceInvoiceLines', () => {
   it('adds a setup line, taxes per line, discounts the non-discount lines', () => {
     const { rows, sums } = priceInvoiceLines(
       [
-        { path: 'l[0]', item_id: 1, line_quantity: d(2), custom: { custom_1: 'x' } },
-        { path: 'l[1]', item_id: 3, line_rate: d('9.99'), custom: {} },
-        { path: 'l[2]', item_id: 2, custom: {} },
+        { origin: 'new', path: 'l[0]', item_id: 1, line_quantity: d(2), custom: { custom_1: 'x' } },
+        { origin: 'new', path: 'l[1]', item_id: 3, line_rate: d('9.99'), custom: {} },
+        { origin: 'new', path: 'l[2]', item_id: 2, custom: {} },
       ],
       [],
       inputs(),
@@ -85,7 +85,12 @@ describe('priceInvoiceLines', () => {
       is_base: true,
       is_usage: false,
     } as InvoiceLine;
-    const { rows, sums } = priceInvoiceLines([{ path: 'l[0]', item_id: 2, custom: {} }], [kept], inputs(true), 3);
+    const { rows, sums } = priceInvoiceLines(
+      [{ origin: 'new', path: 'l[0]', item_id: 2, custom: {} }],
+      [kept],
+      inputs(true),
+      3,
+    );
     expect(rows[0].line_subtotal.toFixed(2)).toBe('-15.00'); // 15 % of the kept 100
     expect(rows[0].sort_order).toBe(3);
     expect(sums.subtotal.toFixed(2)).toBe('85.00');
@@ -94,8 +99,32 @@ describe('priceInvoiceLines', () => {
     expect(sums.sum_onetime.toFixed(2)).toBe('-15.00');
   });
 
+  it('bills setup only for a line new on this invoice; a setup line keeps its own rate', () => {
+    const { rows } = priceInvoiceLines(
+      [
+        { origin: 'existing', path: 'l[0]', item_id: 1, line_quantity: d(3), custom: {} },
+        { origin: 'setup', tierset_id: 11, path: 'l[1]', item_id: 1, line_rate: d('12.5'), custom: {} },
+      ],
+      [],
+      inputs(true),
+      0,
+    );
+    expect(rows.map((r) => [r.line_subtotal.toFixed(2), r.is_setup, r.tierset_id])).toEqual([
+      ['120.00', false, 11],
+      ['12.50', true, 11],
+    ]);
+  });
+
+  it('refuses a total below 0', () => {
+    const discount = { origin: 'new' as const, path: 'l[1]', item_id: 2, custom: {} };
+    const negative = { origin: 'new' as const, path: 'l[0]', item_id: 3, line_rate: d('-1'), custom: {} };
+    expect(() => priceInvoiceLines([negative, discount], [], inputs(), 0)).toThrow(
+      'Field "line_items": the invoice total would be -0.85; it cannot be less than 0.',
+    );
+  });
+
   it('does not tax a no_taxes customer', () => {
-    const { rows } = priceInvoiceLines([{ path: 'l[0]', item_id: 1, custom: {} }], [], inputs(true), 0);
+    const { rows } = priceInvoiceLines([{ origin: 'new', path: 'l[0]', item_id: 1, custom: {} }], [], inputs(true), 0);
     expect(rows.map((r) => [r.tax_total.toFixed(2), r.is_taxed, r.tax_taxable.toFixed(2)])).toEqual([
       ['0.00', false, '0.00'],
       ['0.00', false, '0.00'],
@@ -103,11 +132,11 @@ describe('priceInvoiceLines', () => {
   });
 
   it('names an unknown item and an item without a price', () => {
-    expect(() => priceInvoiceLines([{ path: 'line_items[4]', item_id: 99, custom: {} }], [], inputs(), 0)).toThrow(
-      'Field "line_items[4].item_id": no item with id 99 exists.',
-    );
-    expect(() => priceInvoiceLines([{ path: 'line_items[0]', item_id: 3, custom: {} }], [], inputs(), 0)).toThrow(
-      'Field "line_items[0].line_rate": item 3 has no price; send a line_rate.',
-    );
+    expect(() =>
+      priceInvoiceLines([{ origin: 'new', path: 'line_items[4]', item_id: 99, custom: {} }], [], inputs(), 0),
+    ).toThrow('Field "line_items[4].item_id": no item with id 99 exists.');
+    expect(() =>
+      priceInvoiceLines([{ origin: 'new', path: 'line_items[0]', item_id: 3, custom: {} }], [], inputs(), 0),
+    ).toThrow('Field "line_items[0].line_rate": item 3 has no price; send a line_rate.');
   });
 });

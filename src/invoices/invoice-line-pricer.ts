@@ -9,6 +9,8 @@ import {
 } from 'src/billing/pricing/line-pricing';
 import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney, ZERO } from 'src/core/money/decimal';
+import { AMOUNT_LIMIT, RATE_LIMIT } from 'src/core/money/decimal.transformer';
+import { formatAmount } from 'src/core/money/money-format';
 import { Item } from 'src/items/entities/item.entity';
 import { LoadedTierset, priceSheetOf, tiersetForCurrency } from 'src/items/tierset-loader';
 import { GroupTax } from 'src/taxes/taxes.service';
@@ -17,6 +19,13 @@ import { InvoiceLine } from './entities/invoice-line.entity';
 /** A line to price: from the client (`input`) or merged onto an existing line on update. */
 export interface LineSpec {
   path: string;
+  /**
+   * `new`: first billed on this invoice, so it bills its tierset's setup; `existing`: a
+   * line repriced on update; `setup`: an existing setup line, priced at its own rate.
+   */
+  origin: 'new' | 'existing' | 'setup';
+  /** The tierset a `setup` line came from. */
+  tierset_id?: number | null;
   item_id: number;
   paycycle?: string;
   descrip?: string | null;
@@ -46,7 +55,15 @@ export interface InvoiceSums {
   sum_onetime: Decimal;
 }
 
-type Draft = { spec: LineSpec; item: Item; tierset?: LoadedTierset; price?: LinePrice; setup: boolean };
+type Draft = {
+  spec: LineSpec;
+  item: Item;
+  tiersetId: number | null;
+  tierset?: LoadedTierset;
+  price?: LinePrice;
+  /** The setup line generated for a new line (its own descrip, no custom fields). */
+  setup: boolean;
+};
 
 /**
  * Prices new invoice lines through the pricing module (the only place amounts are
@@ -63,12 +80,19 @@ export function priceInvoiceLines(
   for (const spec of specs) {
     const item = inputs.items.get(spec.item_id);
     if (!item) throw ApiError.badRequest(`Field "${spec.path}.item_id": no item with id ${spec.item_id} exists.`);
+    if (spec.origin === 'setup') {
+      // Setup is billed once: the line keeps its setup rate, never the tierset's base.
+      const price = priceAtRate(spec.line_rate!, spec.line_quantity ?? new Decimal(1));
+      drafts.push({ spec, item, tiersetId: spec.tierset_id ?? null, price, setup: false });
+      continue;
+    }
     const tierset = tiersetForCurrency(inputs.tiersets.get(item.item_id) ?? [], inputs.currencyId);
     if (spec.line_rate === undefined && !tierset) {
       throw ApiError.badRequest(`Field "${spec.path}.line_rate": item ${item.item_id} has no price; send a line_rate.`);
     }
     const quantity = spec.line_quantity ?? new Decimal(1);
-    const draft: Draft = { spec, item, tierset: spec.line_rate === undefined ? tierset : undefined, setup: false };
+    const priced = spec.line_rate === undefined ? tierset : undefined;
+    const draft: Draft = { spec, item, tiersetId: priced?.tierset.tierset_id ?? null, tierset: priced, setup: false };
     if (item.item_type !== 'discount') {
       draft.price =
         spec.line_rate !== undefined
@@ -77,8 +101,9 @@ export function priceInvoiceLines(
     }
     drafts.push(draft);
     // A tierset's setup is billed once, as its own line, on the line's first invoice.
-    if (draft.tierset && draft.tierset.tierset.setup.gt(0) && item.item_type !== 'discount') {
-      drafts.push({ spec, item, tierset: draft.tierset, price: priceSetup(draft.tierset.tierset.setup), setup: true });
+    const setup = draft.tierset?.tierset.setup;
+    if (spec.origin === 'new' && setup?.gt(0) && item.item_type !== 'discount') {
+      drafts.push({ spec, item, tiersetId: draft.tiersetId, price: priceSetup(setup), setup: true });
     }
   }
 
@@ -96,11 +121,33 @@ export function priceInvoiceLines(
   }
 
   const rows = drafts.map((draft, i) => lineRow(draft, inputs, firstSortOrder + i));
-  return { rows, sums: sumsOf([...kept, ...rows]) };
+  rows.forEach((row, i) => assertLineFits(row, drafts[i].spec.path));
+  const sums = sumsOf([...kept, ...rows]);
+  const { subtotal, taxes, total, sum_base, sum_usage, sum_onetime } = sums;
+  if ([subtotal, taxes, total, sum_base, sum_usage, sum_onetime].some((sum) => sum.abs().gt(AMOUNT_LIMIT))) {
+    throw ApiError.badRequest(`Field "line_items": the invoice total would exceed ${AMOUNT_LIMIT.toString()}.`);
+  }
+  // A negative invoice would read as paid and lower the customer's balance.
+  if (total.isNegative()) {
+    throw ApiError.badRequest(
+      `Field "line_items": the invoice total would be ${formatAmount('', total).trim()}; it cannot be less than 0.`,
+    );
+  }
+  return { rows, sums };
+}
+
+/** A 400 naming the line when its amounts or rate are too large for their columns. */
+function assertLineFits(row: LineRow, path: string): void {
+  if ([row.line_subtotal, row.line_total].some((amount) => amount.abs().gt(AMOUNT_LIMIT))) {
+    throw ApiError.badRequest(`Field "${path}": the line amount would exceed ${AMOUNT_LIMIT.toString()}.`);
+  }
+  if (row.line_rate.abs().gt(RATE_LIMIT)) {
+    throw ApiError.badRequest(`Field "${path}": the line rate would exceed ${RATE_LIMIT.toString()}.`);
+  }
 }
 
 function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRow {
-  const { spec, item, tierset, setup } = draft;
+  const { spec, item, setup } = draft;
   const price = draft.price!;
   const group = item.tax_group_id === null ? undefined : inputs.groupTaxes.get(item.tax_group_id);
   const taxed = group !== undefined && !inputs.noTaxes;
@@ -110,7 +157,7 @@ function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRo
   return {
     ...custom,
     item_id: item.item_id,
-    tierset_id: tierset?.tierset.tierset_id ?? null,
+    tierset_id: draft.tiersetId,
     package_line_id: null,
     admin_id: null,
     sort_order: sortOrder,
@@ -131,7 +178,7 @@ function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRo
     usage_from: null,
     usage_to: null,
     is_base: false,
-    is_setup: setup,
+    is_setup: setup || spec.origin === 'setup',
     is_usage: false,
     is_free: false,
     is_recurring: false,

@@ -5,7 +5,7 @@ import { Tx } from 'src/database/unit-of-work';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
 import { InvoiceReader } from './invoice-reader';
-import { InvoiceStatusStr } from './invoice-status';
+import { InvoiceStatusStr, readStatus } from './invoice-status';
 
 /**
  * Keeps the stored `invoice_status_str` current. Every writer that changes what an
@@ -20,8 +20,17 @@ export class InvoiceStatusUpdater {
     private readonly events: InvoiceEvents,
   ) {}
 
-  /** Recomputes the status of these invoices (fixed number of queries) and returns the ids whose status changed. */
-  async refresh(tx: Tx, ctx: RequestContext, invoiceIds: number[]): Promise<number[]> {
+  /**
+   * Recomputes the status of these invoices (fixed number of queries) and returns the ids whose status changed.
+   * A writer that changed the due date passes each invoice's `previous` status as read before its
+   * change: the stored row can no longer tell it (an unpaid invoice reads as overdue by its due date).
+   */
+  async refresh(
+    tx: Tx,
+    ctx: RequestContext,
+    invoiceIds: number[],
+    previous?: ReadonlyMap<number, InvoiceStatusStr>,
+  ): Promise<number[]> {
     if (invoiceIds.length === 0) return [];
     const invoices = await tx.manager.find(Invoice, { where: { invoice_id: In([...new Set(invoiceIds)]) } });
     const figures = await this.reader.figuresFor(tx.manager, invoices);
@@ -31,21 +40,20 @@ export class InvoiceStatusUpdater {
       const next = figures.get(invoice.invoice_id)!.status;
       // Collections ends with full payment: a later refund reopens the invoice as unpaid.
       const endsCollections = next === 'closed-paid' && invoice.in_collections;
-      if (next === invoice.invoice_status_str && !endsCollections) continue;
-      await tx.manager.update(Invoice, invoice.invoice_id, {
-        invoice_status_str: next,
-        ...(endsCollections ? { in_collections: false } : {}),
-      });
-      if (effective(invoice.invoice_status_str as InvoiceStatusStr, invoice.due_date, today) !== next) {
+      if (next !== invoice.invoice_status_str || endsCollections) {
+        await tx.manager.update(Invoice, invoice.invoice_id, {
+          invoice_status_str: next,
+          ...(endsCollections ? { in_collections: false } : {}),
+        });
+      }
+      const was =
+        previous?.get(invoice.invoice_id) ??
+        readStatus(invoice.invoice_status_str as InvoiceStatusStr, invoice.due_date, today);
+      if (was !== next) {
         changed.push(invoice.invoice_id);
         await this.events.record(tx, ctx, invoice.invoice_id, 'status');
       }
     }
     return changed;
   }
-}
-
-/** What a stored status reads as today (an unpaid invoice past its due date is overdue). */
-function effective(stored: InvoiceStatusStr, dueDate: string, today: string): InvoiceStatusStr {
-  return stored === 'open-unpaid' && dueDate < today ? 'open-overdue' : stored;
 }

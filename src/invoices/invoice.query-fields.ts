@@ -1,4 +1,5 @@
 import { FieldMap } from 'src/core/query/field-map';
+import { readStatusSql } from './invoice-status';
 
 const LINES = 'SELECT 1 FROM invoice_line ql WHERE ql.invoice_id = i.invoice_id AND {cond}';
 
@@ -10,8 +11,7 @@ const LINES = 'SELECT 1 FROM invoice_line ql WHERE ql.invoice_id = i.invoice_id 
  * through InvoiceExtensions.addQueryFields.
  */
 export function invoiceQueryFields(today: string, extra: FieldMap): FieldMap {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`Bad account date: ${today}`);
-  const status = `(CASE WHEN i.invoice_status_str = 'open-unpaid' AND i.due_date < '${today}' THEN 'open-overdue' ELSE i.invoice_status_str END)`;
+  const status = readStatusSql('i', today);
   return {
     invoice_id: { expr: 'i.invoice_id', type: 'int' },
     refnumber: { expr: 'i.refnumber', type: 'string' },

@@ -28,7 +28,7 @@ import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
 import { lockedInvoiceByRef } from './invoice-lock';
-import { InvoiceExtensions, NOTHING_APPLIED } from './invoice-extensions';
+import { hasNetApplied, InvoiceExtensions, netApplied, NOTHING_APPLIED } from './invoice-extensions';
 import { invoiceFigures } from './invoice-figures';
 import { LineInput, parseLineItems } from './invoice-line-input';
 import { LineSpec, priceInvoiceLines, PricingInputs } from './invoice-line-pricer';
@@ -36,6 +36,7 @@ import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
 import { INVOICE_STATUSES, InvoiceStatusStr, isClosed } from './invoice-status';
 import { invoiceQueryFields } from './invoice.query-fields';
+import { dtoColumns } from 'src/core/validation/dto-columns';
 
 const ADDRESS = ['addr1', 'addr2', 'addr3', 'city', 'state', 'postcode', 'country'] as const;
 /** DTO fields that are not plain invoice columns. */
@@ -85,7 +86,7 @@ export class InvoicesService {
       const status = invoiceFigures(facts, NOTHING_APPLIED, this.reader.today()).status;
 
       const inserted = await m.insert(Invoice, {
-        ...this.columnsOf(dto),
+        ...dtoColumns<Invoice>(dto, NOT_COLUMNS),
         ...this.addressDefaults(dto, customer),
         customer_id: customerId,
         date,
@@ -129,16 +130,19 @@ export class InvoicesService {
       const m = tx.manager;
       const invoice = await lockedInvoiceByRef(tx, ref);
       const id = invoice.invoice_id;
-      await this.assertOpen(tx, invoice, 'changed');
+      const before = await this.assertOpen(tx, invoice, 'changed');
       await assertExternalKeyFree(m, Invoice, 'invoice_id', dto.external_key, 'invoice', id);
-      const changes: Partial<Invoice> = { ...this.columnsOf(dto), ...modStamps(ctx, this.clock.now()) };
+      const changes: Partial<Invoice> = {
+        ...dtoColumns<Invoice>(dto, NOT_COLUMNS),
+        ...modStamps(ctx, this.clock.now()),
+      };
       if (date) changes.date = date;
       const termsDays = this.reference.terms(dto.terms_id ?? invoice.terms_id)?.terms_days ?? 0;
       changes.due_date = addDays(date ?? invoice.date, termsDays);
       if (lines) Object.assign(changes, await this.replaceLines(m, invoice, lines));
       const total = changes.total ?? invoice.total;
       const applied = (await this.extensions.appliedFor(m, [id])).get(id)!;
-      const appliedSum = applied.payments.plus(applied.credits).plus(applied.writeoffs).minus(applied.refunds);
+      const appliedSum = netApplied(applied);
       if (total.lt(appliedSum)) {
         throw ApiError.badRequest(
           `Field "line_items": the new total (${formatAmount('', total).trim()}) is less than the ${formatAmount('', appliedSum).trim()} already applied to this invoice.`,
@@ -147,7 +151,8 @@ export class InvoicesService {
       await m.update(Invoice, id, changes);
       await this.syncDefaultSchedule(m, id, changes.due_date, total);
       await this.revisions.record(tx, ctx, 'invoice', id, 'Invoice updated');
-      await this.statuses.refresh(tx, ctx, [id]);
+      // The due date may have moved: the status is judged against the one read before.
+      await this.statuses.refresh(tx, ctx, [id], new Map([[id, before]]));
       return id;
     });
   }
@@ -157,7 +162,7 @@ export class InvoicesService {
       const m = tx.manager;
       const invoice = await lockedInvoiceByRef(tx, ref);
       const applied = (await this.extensions.appliedFor(m, [invoice.invoice_id])).get(invoice.invoice_id)!;
-      if (!applied.payments.plus(applied.credits).plus(applied.writeoffs).plus(applied.refunds).isZero()) {
+      if (hasNetApplied(applied)) {
         throw ApiError.badRequest('This invoice has payments or credits applied: unapply them before deleting it.');
       }
       const now = this.clock.now();
@@ -221,6 +226,7 @@ export class InvoicesService {
     );
     const kept: InvoiceLine[] = [];
     const specs: LineSpec[] = [];
+    const named = new Set<number>();
     for (const line of lines) {
       const current = line.line_item_id === undefined ? undefined : existing.get(line.line_item_id);
       if (line.line_item_id !== undefined && !current) {
@@ -228,6 +234,13 @@ export class InvoicesService {
           `Field "${line.path}.line_item_id": line ${line.line_item_id} is not a line of this invoice.`,
         );
       }
+      // A line named twice would be summed twice (or kept and also repriced).
+      if (line.line_item_id !== undefined && named.has(line.line_item_id)) {
+        throw ApiError.badRequest(
+          `Field "${line.path}.line_item_id": line ${line.line_item_id} is named more than once.`,
+        );
+      }
+      if (line.line_item_id !== undefined) named.add(line.line_item_id);
       if (line.keep && current) kept.push(current);
       else specs.push(current ? mergeSpec(line, current) : toSpec(line));
     }
@@ -301,14 +314,6 @@ export class InvoicesService {
     return out;
   }
 
-  private columnsOf(dto: UpdateInvoiceDto): Partial<Invoice> {
-    const columns: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(dto)) {
-      if (value !== undefined && !NOT_COLUMNS.has(key)) columns[key] = value;
-    }
-    return columns as Partial<Invoice>;
-  }
-
   private assertReferences(dto: CreateInvoiceDto): void {
     this.reference.assertExists('currency_id', dto.currency_id);
     this.reference.assertExists('terms_id', dto.terms_id);
@@ -320,6 +325,7 @@ export class InvoicesService {
 function toSpec(line: LineInput): LineSpec {
   return {
     path: line.path,
+    origin: 'new',
     item_id: line.item_id!,
     paycycle: line.paycycle,
     descrip: line.descrip,
@@ -334,13 +340,23 @@ function mergeSpec(line: LineInput, current: InvoiceLine): LineSpec {
   const custom: Record<string, string | null> = {};
   for (let n = 1; n <= 10; n++) custom[`custom_${n}`] = current[`custom_${n}`] ?? null;
   const itemChanged = line.item_id !== undefined && line.item_id !== current.item_id;
+  if (current.is_setup && itemChanged) {
+    throw ApiError.badRequest(
+      `Field "${line.path}.item_id": line ${current.line_item_id} is a setup fee; its item cannot be changed.`,
+    );
+  }
   return {
     path: line.path,
+    origin: current.is_setup ? 'setup' : 'existing',
+    tierset_id: current.tierset_id,
     item_id: line.item_id ?? current.item_id,
     paycycle: line.paycycle ?? current.paycycle,
     descrip: line.descrip !== undefined ? line.descrip : current.descrip,
     // The stored rate is kept unless the item changes or a new rate is sent.
-    line_rate: line.line_rate ?? (itemChanged || current.tierset_id !== null ? undefined : current.line_rate),
+    // A setup line keeps its setup rate (it is billed once, DESIGN §6).
+    line_rate:
+      line.line_rate ??
+      (itemChanged || (current.tierset_id !== null && !current.is_setup) ? undefined : current.line_rate),
     line_quantity: line.line_quantity ?? current.line_quantity,
     custom: { ...custom, ...line.custom },
   };

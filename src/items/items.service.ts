@@ -20,6 +20,7 @@ import { ITEM_QUERY_FIELDS } from './item.query-fields';
 import { ItemPresenter } from './item.presenter';
 import { loadCurrentTiersets } from './tierset-loader';
 import { parseTierset, TiersetInput } from './tierset-input';
+import { dtoColumns } from 'src/core/validation/dto-columns';
 
 export const ITEM_REF: RefTarget<Item> = { entity: Item, idColumn: 'item_id', resource: 'item' };
 
@@ -48,7 +49,7 @@ export class ItemsService {
       await this.taxes.assertGroupExists(m, dto.tax_group_id);
       const now = this.clock.now();
       const inserted = await m.insert(Item, {
-        ...this.columnsOf(dto),
+        ...dtoColumns<Item>(dto, NOT_COLUMNS),
         item_type: dto.item_type ?? dto.type ?? 'service',
         ...newRecordStamps(ctx, now),
       });
@@ -69,7 +70,7 @@ export class ItemsService {
       const now = this.clock.now();
       const type = dto.item_type ?? dto.type;
       await m.update(Item, item.item_id, {
-        ...this.columnsOf(dto),
+        ...dtoColumns<Item>(dto, NOT_COLUMNS),
         ...(type ? { item_type: type } : {}),
         ...modStamps(ctx, now),
       });
@@ -159,13 +160,5 @@ export class ItemsService {
         );
       }
     }
-  }
-
-  private columnsOf(dto: ItemFieldsDto): Partial<Item> {
-    const columns: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(dto)) {
-      if (value !== undefined && !NOT_COLUMNS.has(key)) columns[key] = value;
-    }
-    return columns as Partial<Item>;
   }
 }

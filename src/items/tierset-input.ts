@@ -37,8 +37,11 @@ export function parseTierset(raw: unknown, path: string): TiersetInput {
   const unknown = Object.keys(raw).filter((key) => !TIERSET_FIELDS.has(key));
   if (unknown.length) throw ApiError.badRequest(`Invalid field "${path}.${unknown[0]}": not a known tierset field.`);
 
-  const money = (key: string, min?: number): Decimal =>
-    raw[key] === undefined || raw[key] === null ? ZERO : parseDecimalInput(raw[key], `${path}.${key}`, { min });
+  // setup, base and minimum are AMOUNT columns (2 decimals); percent is a RATE (6).
+  const money = (key: string, decimals: number, max?: number): Decimal =>
+    raw[key] === undefined || raw[key] === null
+      ? ZERO
+      : parseDecimalInput(raw[key], `${path}.${key}`, { min: 0, max, decimals });
   const pricemodel = raw.pricemodel ?? 'fla';
   if (typeof pricemodel !== 'string' || !(PRICE_MODELS as readonly string[]).includes(pricemodel)) {
     throw ApiError.badRequest(`Invalid field "${path}.pricemodel": must be one of: ${PRICE_MODELS.join(', ')}.`);
@@ -59,10 +62,11 @@ export function parseTierset(raw: unknown, path: string): TiersetInput {
   }
   return {
     currency_id: Number(currency),
-    setup: money('setup', 0),
-    base: money('base', 0),
-    minimum: money('minimum', 0),
-    percent: money('percent', 0),
+    setup: money('setup', 2),
+    base: money('base', 2),
+    minimum: money('minimum', 2),
+    // A discount of more than 100 % would make the invoice negative.
+    percent: money('percent', 6, 100),
     paycycle,
     pricemodel: pricemodel as PriceModel,
     tiers,

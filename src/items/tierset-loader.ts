@@ -56,7 +56,7 @@ async function withTiers(manager: EntityManager, tiersets: Tierset[]): Promise<L
   return tiersets.map((tierset) => ({ tierset, tiers: byTierset.get(tierset.tierset_id) ?? [] }));
 }
 
-/** The tierset to bill in `currencyId`: that currency's, else the item's first. */
+/** The tierset to bill in `currencyId`; none when the item has no price in that currency (never another currency's). */
 export function tiersetForCurrency(tiersets: LoadedTierset[], currencyId: number): LoadedTierset | undefined {
-  return tiersets.find((t) => t.tierset.currency_id === currencyId) ?? tiersets[0];
+  return tiersets.find((t) => t.tierset.currency_id === currencyId);
 }

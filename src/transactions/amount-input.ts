@@ -4,9 +4,7 @@ import { parseDecimalInput } from 'src/core/money/decimal-input';
 
 /** An amount from a client (a JSON number or numeric string like "42.50"): at most 2 decimals. */
 export function parseAmount(value: unknown, field: string): Decimal {
-  const amount = parseDecimalInput(value, field);
-  if (amount.decimalPlaces() > 2) throw ApiError.badRequest(`Invalid field "${field}": at most 2 decimals.`);
-  return amount;
+  return parseDecimalInput(value, field, { decimals: 2 });
 }
 
 /** A payment, credit or refund amount: more than 0. */

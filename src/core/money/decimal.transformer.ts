@@ -20,4 +20,8 @@ export class DecimalTransformer implements ValueTransformer {
 }
 
 export const AMOUNT = { type: 'decimal', precision: 18, scale: 2, transformer: new DecimalTransformer(2) } as const;
+/** The largest magnitudes the columns hold: beyond them MariaDB errors and SQLite goes float. */
+export const AMOUNT_LIMIT = new Money('9999999999999999.99');
+export const RATE_LIMIT = new Money('999999999999.999999');
+
 export const RATE = { type: 'decimal', precision: 18, scale: 6, transformer: new DecimalTransformer(6) } as const;
