@@ -11,6 +11,7 @@ import { UnitOfWork } from 'src/database/unit-of-work';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { lockInvoices } from 'src/invoices/invoice-lock';
+import { isPastDue } from 'src/invoices/invoice-status';
 import { CustomerActivity } from './customer-activity';
 import { NightlyRun } from './nightly-run.entity';
 
@@ -112,7 +113,7 @@ export class NightlyJob {
       if (ids.length === 0) return count;
       count += await this.uow.run(async (tx) => {
         const due = (await lockInvoices(tx, ids)).filter(
-          (i) => i.invoice_status_str === 'open-unpaid' && i.due_date < date,
+          (i) => i.invoice_status_str === 'open-unpaid' && isPastDue(i.due_date, date),
         );
         for (const invoice of due) {
           await tx.manager.update(Invoice, invoice.invoice_id, { invoice_status_str: 'open-overdue' });
