@@ -219,6 +219,11 @@ export class TransactionActionsService {
   ): Promise<void> {
     await this.uow.run(async (tx) => {
       const m = tx.manager;
+      await this.lockTransaction(m, found.transaction_id);
+      // Its refunds would keep counting on the invoices without the payment they came from.
+      if (await this.hasCountingRefunds(m, found.transaction_id)) {
+        throw ApiError.badRequest('This payment has refunds: void them first.');
+      }
       const applications = await m.find(TransactionApplied, { where: { transaction_id: found.transaction_id } });
       await m.update(Transaction, found.transaction_id, { ...changes, ...modStamps(ctx, this.clock.now()) });
       await this.revisions.record(tx, ctx, 'transaction', found.transaction_id, note);
@@ -228,6 +233,13 @@ export class TransactionActionsService {
         applications.map((a) => a.invoice_id),
       );
     });
+  }
+
+  private async hasCountingRefunds(m: EntityManager, id: number): Promise<boolean> {
+    const refunds = await m.count(Transaction, {
+      where: { parent_transaction_id: id, transaction_type: 'ref', status_str: In([...COUNTING_STATUSES]) },
+    });
+    return refunds > 0;
   }
 
   /** The transaction's applications, read under locks (its row and theirs) on MySQL. */

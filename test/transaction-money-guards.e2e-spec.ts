@@ -1,0 +1,73 @@
+import { createTestApp, TestApp } from './support/test-app';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Status changes and re-applications that would leave an invoice holding more (or less)
+ * money than was really paid on it: refunds orphaned by a void, a voided refund
+ * over-paying a re-paid invoice, applications moved away from the refunded invoice.
+ */
+describe('transaction money guards', () => {
+  let t: TestApp;
+  let item: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    t.clock.set(new Date('2026-11-19T15:00:00Z'));
+    item = (
+      await t
+        .post('/api/v3/item', { name: 'Service', pricemodel: { pricemodel: 'fla', base: 100, paycycle: 'mon' } })
+        .expect(201)
+    ).body.response.id;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function newCustomer(): Promise<number> {
+    return (await t.post('/api/v3/customer', { company: 'Payer', superuser_email: 'ap@payer.test' }).expect(201)).body
+      .response.id;
+  }
+  async function newInvoice(customerId: number, rate = '100.00'): Promise<number> {
+    const body = {
+      customer_id: customerId,
+      date: '2026-11-01',
+      line_items: [{ item_id: item, line_rate: rate, line_quantity: 1 }],
+    };
+    return (await t.post('/api/v3/invoice', body).expect(201)).body.response.id;
+  }
+  const invoice = async (id: number): Promise<Json> => (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response;
+  const txn = async (id: number): Promise<Json> => (await t.get(`/api/v3/transaction/${id}`).expect(200)).body.response;
+  const card = { number: '4242424242424242', expdate_year: 2030, expdate_month: 1, cvv: '123' };
+  async function pay(customerId: number, invoiceId: number): Promise<number> {
+    const body = { customer_id: customerId, applied_to: [invoiceId], paymethods: [card] };
+    return (await t.post('/api/v3/transaction?action=pay', body).expect(200)).body.response.id;
+  }
+  async function refund(id: number, amount: number): Promise<number> {
+    return Number((await t.post(`/api/v3/transaction/${id}?action=refund`, { amount }).expect(200)).body.response.id);
+  }
+
+  it.each(['void', 'decline'])(
+    'action %s refuses a payment with a live refund (it would be orphaned)',
+    async (action) => {
+      const c = await newCustomer();
+      const inv = await newInvoice(c);
+      const id = await pay(c, inv);
+      await refund(id, 40);
+      const res = await t.post(`/api/v3/transaction/${id}?action=${action}`).expect(400);
+      expect(res.body.message).toBe('This payment has refunds: void them first.');
+      expect(await txn(id)).toMatchObject({ transaction_status_str: 'ok-successful' });
+      expect(await invoice(inv)).toMatchObject({ payments: 100, refunds: 40, balance: 40 });
+    },
+  );
+
+  it('once its refunds are void, the payment can be voided and the invoice is owed in full', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c);
+    const id = await pay(c, inv);
+    const r = await refund(id, 40);
+    await t.post(`/api/v3/transaction/${r}?action=void`).expect(200);
+    await t.post(`/api/v3/transaction/${id}?action=void`).expect(200);
+    expect(await invoice(inv)).toMatchObject({ payments: 0, refunds: 0, balance: 100 });
+  });
+});
