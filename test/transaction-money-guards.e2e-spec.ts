@@ -70,4 +70,20 @@ describe('transaction money guards', () => {
     await t.post(`/api/v3/transaction/${id}?action=void`).expect(200);
     expect(await invoice(inv)).toMatchObject({ payments: 0, refunds: 0, balance: 100 });
   });
+  it('a refund cannot be voided once its invoice was paid again (the invoice would be paid twice)', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c);
+    const first = await pay(c, inv);
+    const r = await refund(first, 100);
+    await pay(c, inv);
+    const res = await t.post(`/api/v3/transaction/${r}?action=void`).expect(400);
+    expect(res.body.message).toBe(`This refund cannot be voided: invoice ${inv} would be paid more than its total.`);
+    expect(await invoice(inv)).toMatchObject({ payments: 200, refunds: 100, balance: 0 });
+    // With the invoice still owing what was refunded, the refund can be voided.
+    const inv2 = await newInvoice(c);
+    const p2 = await pay(c, inv2);
+    const r2 = await refund(p2, 30);
+    await t.post(`/api/v3/transaction/${r2}?action=void`).expect(200);
+    expect(await invoice(inv2)).toMatchObject({ payments: 100, refunds: 0, balance: 0 });
+  });
 });

@@ -17,7 +17,7 @@ import { DeclineDto } from './dto/transaction-actions.dto';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
 import { InvoiceApplier } from './invoice-applier';
-import { InvoiceLedger } from './invoice-ledger';
+import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
 import { loadTransactionFigures } from './transaction-figures';
 import { COUNTING_STATUSES } from './transaction-status';
 import { TransactionWriter } from './transaction-writer';
@@ -217,14 +217,22 @@ export class TransactionActionsService {
     changes: Partial<Transaction>,
     note: string,
   ): Promise<void> {
+    const applications = await this.dataSource.manager.find(TransactionApplied, {
+      where: { transaction_id: found.transaction_id },
+    });
+    const invoiceIds = [...new Set(applications.map((a) => a.invoice_id))];
     await this.uow.run(async (tx) => {
       const m = tx.manager;
+      // Locks first (see InvoiceLedger.lock): its invoices, then its own row.
+      const invoices = invoiceIds.length ? await this.ledger.lock(tx, invoiceIds) : [];
       await this.lockTransaction(m, found.transaction_id);
       // Its refunds would keep counting on the invoices without the payment they came from.
       if (await this.hasCountingRefunds(m, found.transaction_id)) {
         throw ApiError.badRequest('This payment has refunds: void them first.');
       }
-      const applications = await m.find(TransactionApplied, { where: { transaction_id: found.transaction_id } });
+      if (found.transaction_type === 'ref' && COUNTING_STATUSES.includes(found.status_str as never)) {
+        assertRefundCanStop(applications, invoices);
+      }
       await m.update(Transaction, found.transaction_id, { ...changes, ...modStamps(ctx, this.clock.now()) });
       await this.revisions.record(tx, ctx, 'transaction', found.transaction_id, note);
       await this.ledger.applicationsChanged(
@@ -313,5 +321,22 @@ export class TransactionActionsService {
       amount: a.applied,
     }));
     return { amount, fromInvoices };
+  }
+}
+
+/**
+ * A refund that stops counting gives its money back to the invoices: each must still owe
+ * at least that much (one paid again since, or void, would be paid more than its total).
+ */
+function assertRefundCanStop(applications: TransactionApplied[], invoices: PayableInvoice[]): void {
+  for (const invoice of invoices) {
+    const back = applications
+      .filter((a) => a.invoice_id === invoice.invoice_id)
+      .reduce((sum, a) => sum.minus(a.applied), ZERO);
+    if (back.gt(invoice.balance)) {
+      throw ApiError.badRequest(
+        `This refund cannot be voided: invoice ${invoice.invoice_id} would be paid more than its total.`,
+      );
+    }
   }
 }
