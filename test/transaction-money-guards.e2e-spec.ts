@@ -86,4 +86,30 @@ describe('transaction money guards', () => {
     await t.post(`/api/v3/transaction/${r2}?action=void`).expect(200);
     expect(await invoice(inv2)).toMatchObject({ payments: 100, refunds: 0, balance: 0 });
   });
+  it('changeAppliedAmounts keeps on each invoice at least what refunds took back from it', async () => {
+    const c = await newCustomer();
+    const a = await newInvoice(c);
+    const b = await newInvoice(c);
+    const id = await pay(c, a);
+    await refund(id, 40);
+    const res = await t
+      .post(`/api/v3/transaction/${id}?action=changeAppliedAmounts`, { applied_to: [{ invoice_id: b, applied: 100 }] })
+      .expect(400);
+    expect(res.body.message).toBe(
+      `Field "applied_to": invoice ${a} must keep at least 40.00 of this payment (refunded from it).`,
+    );
+    expect(await invoice(a)).toMatchObject({ payments: 100, refunds: 40, balance: 40 });
+    expect(await invoice(b)).toMatchObject({ payments: 0, balance: 100 });
+    // Keeping what was refunded on the invoice, the rest may move.
+    await t
+      .post(`/api/v3/transaction/${id}?action=changeAppliedAmounts`, {
+        applied_to: [
+          { invoice_id: a, applied: 40 },
+          { invoice_id: b, applied: 60 },
+        ],
+      })
+      .expect(200);
+    expect(await invoice(a)).toMatchObject({ payments: 40, refunds: 40, balance: 100 });
+    expect(await invoice(b)).toMatchObject({ payments: 60, balance: 40 });
+  });
 });

@@ -201,6 +201,7 @@ export class TransactionActionsService {
       }
       await m.delete(TransactionApplied, { transaction_id: found.transaction_id });
       const applications = await this.applier.write(m, found.transaction_id, available, style, freed);
+      await this.assertRefundsStayCovered(m, found.transaction_id, applications);
       await m.update(Transaction, found.transaction_id, modStamps(ctx, this.clock.now()));
       await this.revisions.record(tx, ctx, 'transaction', found.transaction_id, 'Applied amounts changed');
       await this.ledger.applicationsChanged(tx, ctx, [
@@ -241,6 +242,35 @@ export class TransactionActionsService {
         applications.map((a) => a.invoice_id),
       );
     });
+  }
+
+  /**
+   * What a payment's refunds took off an invoice must stay applied there, or the invoice
+   * would owe more than its total (and the money would count twice on the others).
+   */
+  private async assertRefundsStayCovered(
+    m: EntityManager,
+    id: number,
+    applications: Array<{ invoice_id: number; applied: Decimal }>,
+  ): Promise<void> {
+    const refunds = await m.find(Transaction, {
+      where: { parent_transaction_id: id, transaction_type: 'ref', status_str: In([...COUNTING_STATUSES]) },
+      select: { transaction_id: true },
+    });
+    if (!refunds.length) return;
+    const taken = await m.find(TransactionApplied, {
+      where: { transaction_id: In(refunds.map((r) => r.transaction_id)) },
+    });
+    const back = new Map<number, Decimal>();
+    for (const a of taken) back.set(a.invoice_id, (back.get(a.invoice_id) ?? ZERO).minus(a.applied));
+    for (const [invoiceId, refunded] of back) {
+      const kept = applications.filter((a) => a.invoice_id === invoiceId).reduce((s, a) => s.plus(a.applied), ZERO);
+      if (kept.lt(refunded)) {
+        throw ApiError.badRequest(
+          `Field "applied_to": invoice ${invoiceId} must keep at least ${refunded.toFixed(2)} of this payment (refunded from it).`,
+        );
+      }
+    }
   }
 
   private async hasCountingRefunds(m: EntityManager, id: number): Promise<boolean> {
