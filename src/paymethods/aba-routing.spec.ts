@@ -8,6 +8,10 @@ describe('ABA routing numbers', () => {
     ['110000001', false],
     ['12345678', false],
     ['12345678a', false],
+    // Checksum right, but no Federal Reserve prefix (01-12, 21-32, 61-72, 80).
+    ['000000000', false],
+    ['500000005', false],
+    ['800000006', true],
   ])('%s -> %s', (routing, ok) => {
     expect(isValidAbaRouting(routing)).toBe(ok);
   });
