@@ -112,4 +112,18 @@ describe('transaction money guards', () => {
     expect(await invoice(a)).toMatchObject({ payments: 40, refunds: 40, balance: 100 });
     expect(await invoice(b)).toMatchObject({ payments: 60, balance: 40 });
   });
+  it('concurrent use_customer_balance on two invoices spends the credit once', async () => {
+    const c = await newCustomer();
+    const a = await newInvoice(c);
+    const b = await newInvoice(c);
+    const body = { customer_id: c, transaction_type: 'cre', gateway_method: 'credit', amount: '100.00' };
+    const credit = (await t.post('/api/v3/transaction', body).expect(201)).body.response.id;
+    const results = await Promise.all(
+      [a, b, a, b].map((id) => t.post(`/api/v3/invoice/${id}?action=pay`, { use_customer_balance: true })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+    expect(await txn(credit)).toMatchObject({ applied: 100, unapplied: 0 });
+    const [ia, ib] = [await invoice(a), await invoice(b)];
+    expect(ia.credits + ib.credits).toBe(100);
+  });
 });

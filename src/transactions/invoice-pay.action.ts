@@ -66,14 +66,26 @@ export class InvoicePayAction implements OnModuleInit {
   private async useCustomerBalance(ctx: RequestContext, invoiceId: number, customerId: number): Promise<true> {
     await this.uow.run(async (tx) => {
       const m = tx.manager;
+      const spendable = {
+        customer_id: customerId,
+        transaction_type: In(['pay', 'cre']),
+        status_str: In([...COUNTING_STATUSES]),
+      };
+      // The money is locked first (before any plain read fixes MySQL's snapshot), in the
+      // order changeAppliedAmounts takes it: two invoices never both spend the same credit.
+      if (this.uow.isMysql) {
+        await m
+          .createQueryBuilder(Transaction, 't')
+          .select('t.transaction_id')
+          .where(spendable)
+          .orderBy('t.transaction_id', 'ASC')
+          .setLock('pessimistic_write')
+          .getMany();
+      }
       const [locked] = await this.ledger.lock(tx, [invoiceId]);
       if (locked.is_void || locked.balance.lte(0)) throw ApiError.badRequest('This invoice has no balance to pay.');
       const candidates = await m.find(Transaction, {
-        where: {
-          customer_id: customerId,
-          transaction_type: In(['pay', 'cre']),
-          status_str: In([...COUNTING_STATUSES]),
-        },
+        where: spendable,
         order: { transaction_datetime: 'ASC', transaction_id: 'ASC' },
       });
       const figures = await loadTransactionFigures(m, candidates);
