@@ -1,3 +1,4 @@
+import { UnitOfWork } from 'src/database/unit-of-work';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -125,5 +126,27 @@ describe('transaction money guards', () => {
     expect(await txn(credit)).toMatchObject({ applied: 100, unapplied: 0 });
     const [ia, ib] = [await invoice(a), await invoice(b)];
     expect(ia.credits + ib.credits).toBe(100);
+  });
+  it('a refund racing a void re-checks the payment under its lock', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c);
+    const id = await pay(c, inv);
+    const uow = t.app.get(UnitOfWork);
+    const run = uow.run.bind(uow);
+    // The void commits after the refund's checks, before its writing transaction.
+    const spy = jest.spyOn(uow, 'run').mockImplementationOnce(async (work) => {
+      await t.post(`/api/v3/transaction/${id}?action=void`).expect(200);
+      return run(work);
+    });
+    try {
+      const res = await t.post(`/api/v3/transaction/${id}?action=refund`, { amount: 40 }).expect(400);
+      expect(res.body.message).toBe(
+        'Only a successful payment can be refunded (a pending bank payment can be voided).',
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await txn(id)).toMatchObject({ transaction_status_str: 'void-voided', refunds: [] });
+    expect(await invoice(inv)).toMatchObject({ payments: 0, refunds: 0, balance: 100 });
   });
 });

@@ -75,9 +75,7 @@ export class TransactionActionsService {
     const payment = await findByPathRef(this.dataSource.manager, TRANSACTION_REF, ref);
     if (payment.transaction_type === 'cre') throw ApiError.badRequest('A credit memo cannot be refunded.');
     if (payment.transaction_type !== 'pay') throw ApiError.badRequest('Only a payment can be refunded.');
-    if (payment.status_str !== 'ok-successful') {
-      throw ApiError.badRequest('Only a successful payment can be refunded (a pending bank payment can be voided).');
-    }
+    if (payment.status_str !== 'ok-successful') throw notRefundable();
     const asked = rawAmount === undefined ? null : parsePositiveAmount(rawAmount, 'amount');
     const applications = await this.dataSource.manager.find(TransactionApplied, {
       where: { transaction_id: payment.transaction_id },
@@ -89,8 +87,9 @@ export class TransactionActionsService {
     const id = await this.uow.run(async (tx) => {
       const m = tx.manager;
       await this.ledger.lock(tx, invoiceIds);
-      // The payment row is locked too: two refunds at once never exceed what was paid.
-      await this.lockTransaction(m, payment.transaction_id);
+      // The payment row is locked too: two refunds at once never exceed what was paid,
+      // and a void that committed since the check above is seen.
+      if ((await this.lockTransaction(m, payment.transaction_id)) !== 'ok-successful') throw notRefundable();
       const planned = await this.refundPlan(m, payment, asked);
       // Under the payment's lock, so two refunds at once never give back more than was paid.
       const result =
@@ -288,13 +287,14 @@ export class TransactionActionsService {
     return qb.getMany();
   }
 
-  private async lockTransaction(m: EntityManager, id: number): Promise<void> {
+  /** Locks the row (MySQL) and returns its status as of now. */
+  private async lockTransaction(m: EntityManager, id: number): Promise<string | undefined> {
     const qb = m
       .createQueryBuilder(Transaction, 't')
-      .select('t.transaction_id')
+      .select(['t.transaction_id', 't.status_str'])
       .where('t.transaction_id = :id', { id });
     if (this.uow.isMysql) qb.setLock('pessimistic_write');
-    await qb.getOne();
+    return (await qb.getOne())?.status_str;
   }
 
   /** How much to refund, and from which invoices (after the unapplied part). */
@@ -352,6 +352,10 @@ export class TransactionActionsService {
     }));
     return { amount, fromInvoices };
   }
+}
+
+function notRefundable(): ApiError {
+  return ApiError.badRequest('Only a successful payment can be refunded (a pending bank payment can be voided).');
 }
 
 /**
