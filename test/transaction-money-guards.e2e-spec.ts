@@ -149,4 +149,25 @@ describe('transaction money guards', () => {
     expect(await txn(id)).toMatchObject({ transaction_status_str: 'void-voided', refunds: [] });
     expect(await invoice(inv)).toMatchObject({ payments: 0, refunds: 0, balance: 100 });
   });
+  it('changeAppliedAmounts racing a void re-checks the transaction under its lock', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c);
+    const body = { customer_id: c, transaction_type: 'cre', gateway_method: 'credit', amount: '50.00' };
+    const credit = (await t.post('/api/v3/transaction', body).expect(201)).body.response.id;
+    const uow = t.app.get(UnitOfWork);
+    const run = uow.run.bind(uow);
+    const spy = jest.spyOn(uow, 'run').mockImplementationOnce(async (work) => {
+      await t.post(`/api/v3/transaction/${credit}?action=void`).expect(200);
+      return run(work);
+    });
+    try {
+      const res = await t
+        .post(`/api/v3/transaction/${credit}?action=changeAppliedAmounts`, { applied_to: [inv] })
+        .expect(400);
+      expect(res.body.message).toBe('Applied amounts can be changed only on a successful or pending transaction.');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await txn(credit)).toMatchObject({ transaction_status_str: 'void-voided', applied_to: [] });
+  });
 });

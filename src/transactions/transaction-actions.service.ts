@@ -159,9 +159,7 @@ export class TransactionActionsService {
     if (found.transaction_type !== 'pay' && found.transaction_type !== 'cre') {
       throw ApiError.badRequest('Applied amounts can be changed only on payments and credits.');
     }
-    if (!COUNTING_STATUSES.includes(found.status_str as never)) {
-      throw ApiError.badRequest('Applied amounts can be changed only on a successful or pending transaction.');
-    }
+    if (!COUNTING_STATUSES.includes(found.status_str as never)) throw notReapplicable();
     await this.applier.check(
       this.dataSource.manager,
       found.customer_id,
@@ -171,6 +169,9 @@ export class TransactionActionsService {
     await this.uow.run(async (tx) => {
       const m = tx.manager;
       // Lock first (see InvoiceLedger.lock): the invoices named and those applied to now (a locking read).
+      // Under its lock: a void or decline that committed since the check above is seen.
+      const status = await this.lockTransaction(m, found.transaction_id);
+      if (!COUNTING_STATUSES.includes(status as never)) throw notReapplicable();
       const current = await this.currentApplications(m, found.transaction_id);
       const locked = await this.applier.lock(
         tx,
@@ -279,9 +280,8 @@ export class TransactionActionsService {
     return refunds > 0;
   }
 
-  /** The transaction's applications, read under locks (its row and theirs) on MySQL. */
+  /** The transaction's applications, read under their row locks on MySQL (its own row is locked before). */
   private async currentApplications(m: EntityManager, id: number): Promise<TransactionApplied[]> {
-    await this.lockTransaction(m, id);
     const qb = m.createQueryBuilder(TransactionApplied, 'ta').where('ta.transaction_id = :id', { id });
     if (this.uow.isMysql) qb.setLock('pessimistic_write');
     return qb.getMany();
@@ -352,6 +352,10 @@ export class TransactionActionsService {
     }));
     return { amount, fromInvoices };
   }
+}
+
+function notReapplicable(): ApiError {
+  return ApiError.badRequest('Applied amounts can be changed only on a successful or pending transaction.');
 }
 
 function notRefundable(): ApiError {
