@@ -170,4 +170,17 @@ describe('transaction money guards', () => {
     }
     expect(await txn(credit)).toMatchObject({ transaction_status_str: 'void-voided', applied_to: [] });
   });
+  it('refunds, re-applications and a void at once never deadlock into a 500', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c);
+    const id = await pay(c, inv);
+    const results = await Promise.all([
+      ...Array.from({ length: 4 }, () => t.post(`/api/v3/transaction/${id}?action=refund`, { amount: 5 })),
+      ...Array.from({ length: 4 }, () =>
+        t.post(`/api/v3/transaction/${id}?action=changeAppliedAmounts`, { applied_to: [inv] }),
+      ),
+      t.post(`/api/v3/transaction/${id}?action=decline`, {}),
+    ]);
+    expect(results.filter((r) => r.status !== 200 && r.status !== 400).map((r) => r.body.message)).toEqual([]);
+  });
 });

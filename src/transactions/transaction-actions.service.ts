@@ -86,10 +86,11 @@ export class TransactionActionsService {
     await this.refundPlan(this.dataSource.manager, payment, asked);
     const id = await this.uow.run(async (tx) => {
       const m = tx.manager;
-      await this.ledger.lock(tx, invoiceIds);
-      // The payment row is locked too: two refunds at once never exceed what was paid,
-      // and a void that committed since the check above is seen.
+      // The payment row first (a locking read, as changeAppliedAmounts and void take it),
+      // then its invoices: two refunds at once never exceed what was paid, and a void
+      // that committed since the check above is seen.
       if ((await this.lockTransaction(m, payment.transaction_id)) !== 'ok-successful') throw notRefundable();
+      await this.ledger.lock(tx, invoiceIds);
       const planned = await this.refundPlan(m, payment, asked);
       // Under the payment's lock, so two refunds at once never give back more than was paid.
       const result =
@@ -224,9 +225,9 @@ export class TransactionActionsService {
     const invoiceIds = [...new Set(applications.map((a) => a.invoice_id))];
     await this.uow.run(async (tx) => {
       const m = tx.manager;
-      // Locks first (see InvoiceLedger.lock): its invoices, then its own row.
-      const invoices = invoiceIds.length ? await this.ledger.lock(tx, invoiceIds) : [];
+      // Locks first, in the order every transaction action takes them: its row, then its invoices.
       await this.lockTransaction(m, found.transaction_id);
+      const invoices = invoiceIds.length ? await this.ledger.lock(tx, invoiceIds) : [];
       // Its refunds would keep counting on the invoices without the payment they came from.
       if (await this.hasCountingRefunds(m, found.transaction_id)) {
         throw ApiError.badRequest('This payment has refunds: void them first.');
