@@ -9,6 +9,7 @@ import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { normaliseCardNumber, passesLuhn } from './card-number';
 import { CreateTokenizedDto } from './dto/create-tokenized.dto';
 import { TokenizedPaymethod } from './entities/tokenized-paymethod.entity';
 import { requireCustomer } from './paymethod-owner';
@@ -35,6 +36,11 @@ export class TokenizedService {
   async create(ctx: RequestContext, dto: CreateTokenizedDto, body: Record<string, unknown>): Promise<number> {
     if (dto.token === undefined) throw ApiError.badRequest('A required parameter was missing: "token".');
     const vaultToken = dto.token;
+    // Tokens are kept and shown as sent: a real card number must never land here.
+    const digits = normaliseCardNumber(vaultToken);
+    if (digits !== null && passesLuhn(digits)) {
+      throw ApiError.badRequest('Field "token" looks like a card number: send cards to /creditcard.');
+    }
     return this.uow.run(async (tx) => {
       const customerId = await requireCustomer(tx.manager, body);
       const inserted = await tx.manager.insert(TokenizedPaymethod, {

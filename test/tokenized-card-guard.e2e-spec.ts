@@ -1,0 +1,29 @@
+import { createTestApp, TestApp } from './support/test-app';
+
+/** A vault token is stored and read back as sent, so it must never be a card number. */
+describe('tokenized payment methods refuse card numbers', () => {
+  let t: TestApp;
+  let customer: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    customer = (await t.post('/api/v3/customer', { company: 'Vault', superuser_email: 'v@vault.test' }).expect(201))
+      .body.response.id;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it.each(['4242424242424242', '4242 4242 4242 4242', '378282246310005'])('token %s is a 400', async (token) => {
+    const res = await t.post('/api/v3/tokenized', { customer_id: customer, token, paymethod_hint: 'crd' }).expect(400);
+    expect(res.body.message).toBe('Field "token" looks like a card number: send cards to /creditcard.');
+    expect(JSON.stringify(res.body)).not.toContain('4242424242424242');
+    const [{ n }] = (await t.dataSource.query('SELECT COUNT(*) AS n FROM tokenized')) as Array<{ n: unknown }>;
+    expect(Number(n)).toBe(0);
+  });
+
+  it('a vault token, even an all-digit one failing Luhn, is stored', async () => {
+    await t.post('/api/v3/tokenized', { customer_id: customer, token: 'cus_1CoGUjtUMyLIDR' }).expect(201);
+    await t.post('/api/v3/tokenized', { customer_id: customer, token: '4242424242424241' }).expect(201);
+  });
+});
