@@ -18,7 +18,7 @@ describe('tokenized payment methods refuse card numbers', () => {
     const res = await t.post('/api/v3/tokenized', { customer_id: customer, token, paymethod_hint: 'crd' }).expect(400);
     expect(res.body.message).toBe('Field "token" looks like a card number: send cards to /creditcard.');
     expect(JSON.stringify(res.body)).not.toContain('4242424242424242');
-    const [{ n }] = (await t.dataSource.query('SELECT COUNT(*) AS n FROM tokenized')) as Array<{ n: unknown }>;
+    const [{ n }] = await t.dataSource.query<Array<{ n: unknown }>>('SELECT COUNT(*) AS n FROM tokenized');
     expect(Number(n)).toBe(0);
   });
 
