@@ -79,6 +79,10 @@ describe('transaction money guards', () => {
     await pay(c, inv);
     const res = await t.post(`/api/v3/transaction/${r}?action=void`).expect(400);
     expect(res.body.message).toBe(`This refund cannot be voided: invoice ${inv} would be paid more than its total.`);
+    const declined = await t.post(`/api/v3/transaction/${r}?action=decline`).expect(400);
+    expect(declined.body.message).toBe(
+      `This refund cannot be declined: invoice ${inv} would be paid more than its total.`,
+    );
     expect(await invoice(inv)).toMatchObject({ payments: 200, refunds: 100, balance: 0 });
     // With the invoice still owing what was refunded, the refund can be voided.
     const inv2 = await newInvoice(c);

@@ -233,7 +233,7 @@ export class TransactionActionsService {
         throw ApiError.badRequest('This payment has refunds: void them first.');
       }
       if (found.transaction_type === 'ref' && COUNTING_STATUSES.includes(found.status_str as never)) {
-        assertRefundCanStop(applications, invoices);
+        assertRefundCanStop(applications, invoices, changes.status_str === 'void-voided' ? 'voided' : 'declined');
       }
       await m.update(Transaction, found.transaction_id, { ...changes, ...modStamps(ctx, this.clock.now()) });
       await this.revisions.record(tx, ctx, 'transaction', found.transaction_id, note);
@@ -367,14 +367,18 @@ function notRefundable(): ApiError {
  * A refund that stops counting gives its money back to the invoices: each must still owe
  * at least that much (one paid again since, or void, would be paid more than its total).
  */
-function assertRefundCanStop(applications: TransactionApplied[], invoices: PayableInvoice[]): void {
+function assertRefundCanStop(
+  applications: TransactionApplied[],
+  invoices: PayableInvoice[],
+  verb: 'voided' | 'declined',
+): void {
   for (const invoice of invoices) {
     const back = applications
       .filter((a) => a.invoice_id === invoice.invoice_id)
       .reduce((sum, a) => sum.minus(a.applied), ZERO);
     if (back.gt(invoice.balance)) {
       throw ApiError.badRequest(
-        `This refund cannot be voided: invoice ${invoice.invoice_id} would be paid more than its total.`,
+        `This refund cannot be ${verb}: invoice ${invoice.invoice_id} would be paid more than its total.`,
       );
     }
   }
