@@ -4,6 +4,7 @@ import { EnumField, IntField, StrField } from 'src/core/validation/field-decorat
 
 const digitsText = Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value));
 
+// In each field IsString sits last so a wrong type is reported as such, not as too long.
 export const BANK_ACCOUNT_TYPES = ['chec', 'savi', 'busi'] as const;
 
 /** A bank account as sent on POST /ach and inside a payment's `paymethods`. */
@@ -12,14 +13,14 @@ export class BankAccountFieldsDto {
 
   @ValidateIf((_o: object, v: unknown) => v !== undefined)
   @digitsText
-  @IsString({ message: '$property must be a string of digits' })
   @MaxLength(32)
+  @IsString({ message: '$property must be a string of digits' })
   number?: string;
 
   @ValidateIf((_o: object, v: unknown) => v !== undefined)
   @digitsText
-  @IsString({ message: '$property must be a string of 9 digits' })
   @MaxLength(16)
+  @IsString({ message: '$property must be a string of 9 digits' })
   routing?: string;
 
   @StrField() name?: string | null;

@@ -2,15 +2,18 @@ import { Transform } from 'class-transformer';
 import { IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IntField, StrField } from 'src/core/validation/field-decorators';
 
-/** Numbers sent as JSON numbers are taken as their digits (never logged or echoed). */
+/**
+ * Numbers sent as JSON numbers are taken as their digits (never logged or echoed).
+ * IsString sits last so it is checked (and reported) first: `null` is a wrong type, not too long.
+ */
 const digitsText = Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value));
 
 /** A card as sent on POST /creditcard and inside a payment's `paymethods`. */
 export class CardFieldsDto {
   @ValidateIf((_o: object, v: unknown) => v !== undefined)
   @digitsText
-  @IsString({ message: '$property must be a string of digits' })
   @MaxLength(32)
+  @IsString({ message: '$property must be a string of digits' })
   number?: string;
 
   @IntField({ nullable: false }) expdate_year?: number;
@@ -19,8 +22,8 @@ export class CardFieldsDto {
 
   @ValidateIf((_o: object, v: unknown) => v !== undefined)
   @digitsText
-  @IsString({ message: '$property must be a string of digits' })
   @MaxLength(8)
+  @IsString({ message: '$property must be a string of digits' })
   cvv?: string;
 
   @StrField() name?: string | null;
