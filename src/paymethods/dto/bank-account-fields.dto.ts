@@ -1,8 +1,6 @@
-import { Transform } from 'class-transformer';
 import { IsString, MaxLength, ValidateIf } from 'class-validator';
 import { EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
-
-const digitsText = Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value));
+import { digitsText } from './digits-text';
 
 // In each field IsString sits last so a wrong type is reported as such, not as too long.
 export const BANK_ACCOUNT_TYPES = ['chec', 'savi', 'busi'] as const;

@@ -1,12 +1,9 @@
-import { Transform } from 'class-transformer';
 import { IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IntField, StrField } from 'src/core/validation/field-decorators';
+import { digitsText } from './digits-text';
 
-/**
- * Numbers sent as JSON numbers are taken as their digits (never logged or echoed).
- * IsString sits last so it is checked (and reported) first: `null` is a wrong type, not too long.
- */
-const digitsText = Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value));
+// On each number field IsString sits last, so it is checked (and reported) first: `null` is a
+// wrong type, not a string that is too long.
 
 /** A card as sent on POST /creditcard and inside a payment's `paymethods`. */
 export class CardFieldsDto {
