@@ -4,6 +4,7 @@ import { EntityManager, In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney } from 'src/core/money/decimal';
+import { centsText } from 'src/core/money/money-format';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Tx } from 'src/database/unit-of-work';
 import { allocate, Application, ApplicationStyle } from './allocation';
@@ -56,14 +57,14 @@ export class InvoiceApplier {
       }
       if (item.applied && item.applied.gt(invoice.balance)) {
         throw ApiError.badRequest(
-          `Field "applied_to[${i}].applied": ${item.applied.toFixed(2)} is more than the balance of invoice ${item.invoice_id} (${invoice.balance.toFixed(2)}).`,
+          `Field "applied_to[${i}].applied": ${centsText(item.applied)} is more than the balance of invoice ${item.invoice_id} (${centsText(invoice.balance)}).`,
         );
       }
     });
     const splits = sumMoney(style.items.map((i) => i.applied ?? new Decimal(0)));
     if (amount && splits.gt(amount)) {
       throw ApiError.badRequest(
-        `Field "applied_to": the amounts applied (${splits.toFixed(2)}) add up to more than the amount (${amount.toFixed(2)}).`,
+        `Field "applied_to": the amounts applied (${centsText(splits)}) add up to more than the amount (${centsText(amount)}).`,
       );
     }
     return invoices;

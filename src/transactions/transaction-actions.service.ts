@@ -7,6 +7,7 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { ZERO } from 'src/core/money/decimal';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
+import { centsText } from 'src/core/money/money-format';
 import { modStamps } from 'src/database/record-stamps';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
@@ -190,14 +191,14 @@ export class TransactionActionsService {
         const invoice = freed.find((f) => f.invoice_id === item.invoice_id);
         if (item.applied && invoice && item.applied.gt(invoice.balance)) {
           throw ApiError.badRequest(
-            `Field "applied_to[${i}].applied": ${item.applied.toFixed(2)} is more than the balance of invoice ${item.invoice_id} (${invoice.balance.toFixed(2)}).`,
+            `Field "applied_to[${i}].applied": ${centsText(item.applied)} is more than the balance of invoice ${item.invoice_id} (${centsText(invoice.balance)}).`,
           );
         }
       });
       const total = style.items.reduce((sum, item) => sum.plus(item.applied ?? ZERO), ZERO);
       if (total.gt(available)) {
         throw ApiError.badRequest(
-          `Field "applied_to": the amounts applied (${total.toFixed(2)}) add up to more than the transaction's ${available.toFixed(2)}.`,
+          `Field "applied_to": the amounts applied (${centsText(total)}) add up to more than the transaction's ${centsText(available)}.`,
         );
       }
       await m.delete(TransactionApplied, { transaction_id: found.transaction_id });
@@ -268,7 +269,7 @@ export class TransactionActionsService {
       const kept = applications.filter((a) => a.invoice_id === invoiceId).reduce((s, a) => s.plus(a.applied), ZERO);
       if (kept.lt(refunded)) {
         throw ApiError.badRequest(
-          `Field "applied_to": invoice ${invoiceId} must keep at least ${refunded.toFixed(2)} of this payment (refunded from it).`,
+          `Field "applied_to": invoice ${invoiceId} must keep at least ${centsText(refunded)} of this payment (refunded from it).`,
         );
       }
     }
@@ -320,7 +321,7 @@ export class TransactionActionsService {
     const amount = asked ?? left;
     if (amount.gt(left)) {
       throw ApiError.badRequest(
-        `Field "amount": ${amount.toFixed(2)} is more than the ${left.toFixed(2)} left to refund.`,
+        `Field "amount": ${centsText(amount)} is more than the ${centsText(left)} left to refund.`,
       );
     }
     const figures = (await loadTransactionFigures(m, [payment])).get(payment.transaction_id)!;

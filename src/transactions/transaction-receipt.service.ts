@@ -5,6 +5,7 @@ import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
+import { centsText } from 'src/core/money/money-format';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { MailService } from 'src/mail/mail.service';
@@ -47,8 +48,8 @@ export class TransactionReceiptService {
     const text =
       dto.body ??
       (failed
-        ? `Your ${kind.toLowerCase()} of ${t.amount.toFixed(2)} could not be processed: ${t.gateway_msg}`
-        : `Thank you. ${kind} ${t.transaction_id} of ${t.amount.toFixed(2)} on ${t.transaction_date} (${t.transaction_method ?? ''} ${t.transaction_detail ?? ''}).`);
+        ? `Your ${kind.toLowerCase()} of ${centsText(t.amount)} could not be processed: ${t.gateway_msg}`
+        : `Thank you. ${kind} ${t.transaction_id} of ${centsText(t.amount)} on ${t.transaction_date} (${t.transaction_method ?? ''} ${t.transaction_detail ?? ''}).`);
     await this.uow.run(async (tx) => {
       if (ctx.sendEmails) {
         await this.mail.send(tx, {
