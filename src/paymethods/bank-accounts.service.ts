@@ -2,13 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
-import { ApiError } from 'src/core/envelope/api-error';
-import { applyListQuery, applyWhere } from 'src/core/query';
 import { assertExternalKeyFree } from 'src/core/refs/external-key';
-import { findByPathRef, RefTarget } from 'src/core/refs/ref-resolver';
+import { RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { Customer } from 'src/customers/entities/customer.entity';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
@@ -17,6 +14,7 @@ import { CheckedBankAccount, checkBankAccount } from './bank-account-input';
 import { BankAccountFieldsDto, CreateBankAccountDto } from './dto/bank-account-fields.dto';
 import { AchAccount } from './entities/ach-account.entity';
 import { requireCustomer } from './paymethod-owner';
+import { PaymethodStore } from './paymethod-store';
 import { PaymethodPresenter } from './paymethod.presenter';
 import { BANK_ACCOUNT_QUERY_FIELDS } from './paymethod.query-fields';
 
@@ -24,6 +22,8 @@ export const BANK_ACCOUNT_REF: RefTarget<AchAccount> = { entity: AchAccount, idC
 
 @Injectable()
 export class BankAccountsService {
+  private readonly methods: PaymethodStore<AchAccount>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
@@ -32,7 +32,18 @@ export class BankAccountsService {
     private readonly gateway: PaymentGateway,
     private readonly presenter: PaymethodPresenter,
     private readonly wire: WireFormat,
-  ) {}
+  ) {
+    this.methods = new PaymethodStore<AchAccount>(
+      {
+        ref: BANK_ACCOUNT_REF,
+        queryFields: BANK_ACCOUNT_QUERY_FIELDS,
+        defaultColumn: 'default_ach_id',
+        noun: 'bank account',
+        present: (row) => this.presenter.bankAccount(row),
+      },
+      { dataSource, uow, revisions, wire },
+    );
+  }
 
   async create(ctx: RequestContext, dto: CreateBankAccountDto, body: Record<string, unknown>): Promise<number> {
     const account = checkBankAccount(dto);
@@ -88,43 +99,24 @@ export class BankAccountsService {
     return id;
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
-    return this.presenter.bankAccount(await findByPathRef(this.dataSource.manager, BANK_ACCOUNT_REF, ref));
+  findOne(ref: string): Promise<Record<string, unknown>> {
+    return this.methods.findOne(ref);
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
-    const qb = this.dataSource.manager.createQueryBuilder(AchAccount, 'pm');
-    applyListQuery(qb, BANK_ACCOUNT_QUERY_FIELDS, query, {
-      timezone: this.wire.timezone,
-      defaultOrder: { expr: 'pm.ach_id', dir: 'ASC' },
-    });
-    return (await qb.getMany()).map((a) => this.presenter.bankAccount(a));
+  list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    return this.methods.list(query);
   }
 
-  async count(query: Record<string, unknown>): Promise<number> {
-    const qb = this.dataSource.manager.createQueryBuilder(AchAccount, 'pm');
-    return applyWhere(qb, BANK_ACCOUNT_QUERY_FIELDS, query.where, this.wire.timezone).getCount();
+  count(query: Record<string, unknown>): Promise<number> {
+    return this.methods.count(query);
   }
 
-  async remove(ctx: RequestContext, ref: string): Promise<true> {
-    await this.uow.run(async (tx) => {
-      const account = await findByPathRef(tx.manager, BANK_ACCOUNT_REF, ref);
-      await tx.manager.softDelete(AchAccount, account.ach_id);
-      await tx.manager.update(
-        Customer,
-        { customer_id: account.customer_id, default_ach_id: account.ach_id },
-        { default_ach_id: null, default_paymethod: null },
-      );
-      await this.revisions.record(tx, ctx, 'ach', account.ach_id, 'Bank account deleted');
-    });
-    return true;
+  remove(ctx: RequestContext, ref: string): Promise<true> {
+    return this.methods.remove(ctx, ref);
   }
 
-  async ownedAccount(m: EntityManager, customerId: number, id: number, field = 'ach_id'): Promise<AchAccount> {
-    const account = await m.findOne(AchAccount, { where: { ach_id: id } });
-    if (!account || account.customer_id !== customerId) {
-      throw ApiError.badRequest(`Field "${field}": customer ${customerId} has no bank account with id ${id}.`);
-    }
-    return account;
+  /** The customer's own bank account, for paying or setting the default; 400 naming the field otherwise. */
+  ownedAccount(m: EntityManager, customerId: number, id: number, field = 'ach_id'): Promise<AchAccount> {
+    return this.methods.owned(m, customerId, id, field);
   }
 }

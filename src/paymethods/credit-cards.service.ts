@@ -3,12 +3,10 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
-import { applyListQuery, applyWhere } from 'src/core/query';
 import { assertExternalKeyFree } from 'src/core/refs/external-key';
-import { findByPathRef, RefTarget } from 'src/core/refs/ref-resolver';
+import { RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { Customer } from 'src/customers/entities/customer.entity';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
@@ -16,6 +14,7 @@ import { CheckedCard, checkCard, isCardExpired } from './card-input';
 import { CardFieldsDto, CreateCreditCardDto } from './dto/card-fields.dto';
 import { CreditCard } from './entities/credit-card.entity';
 import { requireCustomer } from './paymethod-owner';
+import { PaymethodStore } from './paymethod-store';
 import { PaymethodPresenter } from './paymethod.presenter';
 import { CARD_QUERY_FIELDS } from './paymethod.query-fields';
 
@@ -32,6 +31,8 @@ type CardExtras = Pick<CardFieldsDto, 'name' | 'address' | 'city' | 'state' | 'p
 
 @Injectable()
 export class CreditCardsService {
+  private readonly methods: PaymethodStore<CreditCard>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
@@ -40,7 +41,18 @@ export class CreditCardsService {
     private readonly gateway: PaymentGateway,
     private readonly presenter: PaymethodPresenter,
     private readonly wire: WireFormat,
-  ) {}
+  ) {
+    this.methods = new PaymethodStore<CreditCard>(
+      {
+        ref: CARD_REF,
+        queryFields: CARD_QUERY_FIELDS,
+        defaultColumn: 'default_creditcard_id',
+        noun: 'credit card',
+        present: (row) => this.presenter.card(row),
+      },
+      { dataSource, uow, revisions, wire },
+    );
+  }
 
   async create(ctx: RequestContext, dto: CreateCreditCardDto, body: Record<string, unknown>): Promise<number> {
     const card = checkCard(dto);
@@ -120,46 +132,25 @@ export class CreditCardsService {
     return id;
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
-    return this.presenter.card(await findByPathRef(this.dataSource.manager, CARD_REF, ref));
+  findOne(ref: string): Promise<Record<string, unknown>> {
+    return this.methods.findOne(ref);
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
-    const qb = this.dataSource.manager.createQueryBuilder(CreditCard, 'pm');
-    applyListQuery(qb, CARD_QUERY_FIELDS, query, {
-      timezone: this.wire.timezone,
-      defaultOrder: { expr: 'pm.creditcard_id', dir: 'ASC' },
-    });
-    return (await qb.getMany()).map((c) => this.presenter.card(c));
+  list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    return this.methods.list(query);
   }
 
-  async count(query: Record<string, unknown>): Promise<number> {
-    const qb = this.dataSource.manager.createQueryBuilder(CreditCard, 'pm');
-    return applyWhere(qb, CARD_QUERY_FIELDS, query.where, this.wire.timezone).getCount();
+  count(query: Record<string, unknown>): Promise<number> {
+    return this.methods.count(query);
   }
 
-  async remove(ctx: RequestContext, ref: string): Promise<true> {
-    await this.uow.run(async (tx) => {
-      const card = await findByPathRef(tx.manager, CARD_REF, ref);
-      await tx.manager.softDelete(CreditCard, card.creditcard_id);
-      // A deleted card can no longer be the customer's default.
-      await tx.manager.update(
-        Customer,
-        { customer_id: card.customer_id, default_creditcard_id: card.creditcard_id },
-        { default_creditcard_id: null, default_paymethod: null },
-      );
-      await this.revisions.record(tx, ctx, 'creditcard', card.creditcard_id, 'Credit card deleted');
-    });
-    return true;
+  remove(ctx: RequestContext, ref: string): Promise<true> {
+    return this.methods.remove(ctx, ref);
   }
 
-  /** The customer's card, for paying or setting the default; 400 naming the field otherwise. */
-  async ownedCard(m: EntityManager, customerId: number, id: number, field = 'creditcard_id'): Promise<CreditCard> {
-    const card = await m.findOne(CreditCard, { where: { creditcard_id: id } });
-    if (!card || card.customer_id !== customerId) {
-      throw ApiError.badRequest(`Field "${field}": customer ${customerId} has no credit card with id ${id}.`);
-    }
-    return card;
+  /** The customer's own credit card, for paying or setting the default; 400 naming the field otherwise. */
+  ownedCard(m: EntityManager, customerId: number, id: number, field = 'creditcard_id'): Promise<CreditCard> {
+    return this.methods.owned(m, customerId, id, field);
   }
 }
 

@@ -3,16 +3,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
-import { applyListQuery, applyWhere } from 'src/core/query';
-import { findByPathRef, RefTarget } from 'src/core/refs/ref-resolver';
+import { RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { Customer } from 'src/customers/entities/customer.entity';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { normaliseCardNumber, passesLuhn } from './card-number';
 import { CreateTokenizedDto } from './dto/create-tokenized.dto';
 import { TokenizedPaymethod } from './entities/tokenized-paymethod.entity';
 import { requireCustomer } from './paymethod-owner';
+import { PaymethodStore } from './paymethod-store';
 import { PaymethodPresenter } from './paymethod.presenter';
 import { TOKENIZED_QUERY_FIELDS } from './paymethod.query-fields';
 
@@ -24,6 +23,8 @@ export const TOKENIZED_REF: RefTarget<TokenizedPaymethod> = {
 
 @Injectable()
 export class TokenizedService {
+  private readonly methods: PaymethodStore<TokenizedPaymethod>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
@@ -31,7 +32,19 @@ export class TokenizedService {
     private readonly revisions: RevisionService,
     private readonly presenter: PaymethodPresenter,
     private readonly wire: WireFormat,
-  ) {}
+  ) {
+    this.methods = new PaymethodStore<TokenizedPaymethod>(
+      {
+        ref: TOKENIZED_REF,
+        queryFields: TOKENIZED_QUERY_FIELDS,
+        defaultColumn: 'default_tokenized_id',
+        noun: 'tokenized payment method',
+        present: (row) => this.presenter.tokenized(row),
+        idsOnly: true,
+      },
+      { dataSource, uow, revisions, wire },
+    );
+  }
 
   async create(ctx: RequestContext, dto: CreateTokenizedDto, body: Record<string, unknown>): Promise<number> {
     if (dto.token === undefined) throw ApiError.badRequest('A required parameter was missing: "token".');
@@ -60,56 +73,24 @@ export class TokenizedService {
     });
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
-    return this.presenter.tokenized(await this.find(this.dataSource.manager, ref));
+  findOne(ref: string): Promise<Record<string, unknown>> {
+    return this.methods.findOne(ref);
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
-    const qb = this.dataSource.manager.createQueryBuilder(TokenizedPaymethod, 'pm');
-    applyListQuery(qb, TOKENIZED_QUERY_FIELDS, query, {
-      timezone: this.wire.timezone,
-      defaultOrder: { expr: 'pm.tokenized_id', dir: 'ASC' },
-    });
-    return (await qb.getMany()).map((t) => this.presenter.tokenized(t));
+  list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    return this.methods.list(query);
   }
 
-  async count(query: Record<string, unknown>): Promise<number> {
-    const qb = this.dataSource.manager.createQueryBuilder(TokenizedPaymethod, 'pm');
-    return applyWhere(qb, TOKENIZED_QUERY_FIELDS, query.where, this.wire.timezone).getCount();
+  count(query: Record<string, unknown>): Promise<number> {
+    return this.methods.count(query);
   }
 
-  async remove(ctx: RequestContext, ref: string): Promise<true> {
-    await this.uow.run(async (tx) => {
-      const method = await this.find(tx.manager, ref);
-      await tx.manager.softDelete(TokenizedPaymethod, method.tokenized_id);
-      await tx.manager.update(
-        Customer,
-        { customer_id: method.customer_id, default_tokenized_id: method.tokenized_id },
-        { default_tokenized_id: null, default_paymethod: null },
-      );
-      await this.revisions.record(tx, ctx, 'tokenized', method.tokenized_id, 'Tokenized payment method deleted');
-    });
-    return true;
+  remove(ctx: RequestContext, ref: string): Promise<true> {
+    return this.methods.remove(ctx, ref);
   }
 
-  /** Tokenized methods have no token or external key of their own: only ids address them. */
-  private find(m: EntityManager, ref: string): Promise<TokenizedPaymethod> {
-    if (!/^\d+$/.test(ref)) throw ApiError.notFound('tokenized');
-    return findByPathRef(m, TOKENIZED_REF, ref);
-  }
-
-  async ownedMethod(
-    m: EntityManager,
-    customerId: number,
-    id: number,
-    field = 'tokenized_id',
-  ): Promise<TokenizedPaymethod> {
-    const method = await m.findOne(TokenizedPaymethod, { where: { tokenized_id: id } });
-    if (!method || method.customer_id !== customerId) {
-      throw ApiError.badRequest(
-        `Field "${field}": customer ${customerId} has no tokenized payment method with id ${id}.`,
-      );
-    }
-    return method;
+  /** The customer's own tokenized payment method, for paying or setting the default; 400 naming the field otherwise. */
+  ownedMethod(m: EntityManager, customerId: number, id: number, field = 'tokenized_id'): Promise<TokenizedPaymethod> {
+    return this.methods.owned(m, customerId, id, field);
   }
 }
