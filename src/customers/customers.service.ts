@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { assertUsernameFree, generatedUsername } from 'src/contacts/contact-writer';
 import { presentStoredContact } from 'src/contacts/contact.presenter';
 import { Contact } from 'src/contacts/entities/contact.entity';
@@ -7,11 +7,12 @@ import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { EventRecorder } from 'src/core/events/event-recorder';
-import { applyListQuery, applyWhere } from 'src/core/query';
+import { applyWhere, listQueryClause } from 'src/core/query';
 import { assertExternalKeyFree } from 'src/core/refs/external-key';
-import { findByPathRef, RefTarget, wherePathRef } from 'src/core/refs/ref-resolver';
+import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
+import { EntityReader } from 'src/database/entity-reader';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
@@ -40,6 +41,9 @@ const NOT_COLUMNS = new Set([...Object.keys(SUPERUSER_FIELDS), 'superuser_userna
 
 @Injectable()
 export class CustomersService {
+  /** Customers with their main contact, in one query (the hot read path: built once, not per request). */
+  private readonly reader: EntityReader<CustomerWithSuperuser>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
@@ -50,7 +54,13 @@ export class CustomersService {
     private readonly presenter: CustomerPresenter,
     private readonly extensions: CustomerExtensions,
     private readonly wire: WireFormat,
-  ) {}
+  ) {
+    this.reader = new EntityReader<CustomerWithSuperuser>(dataSource, {
+      entity: Customer,
+      alias: 'c',
+      joins: [{ property: 'superuser', entity: Contact, alias: 'su', on: 'su.user_id = c.superuser_id' }],
+    });
+  }
 
   async create(ctx: RequestContext, dto: CreateCustomerDto): Promise<number> {
     this.assertReferences(dto);
@@ -123,7 +133,7 @@ export class CustomersService {
 
   async findOne(ref: string): Promise<Record<string, unknown>> {
     const manager = this.dataSource.manager;
-    const row = await wherePathRef(this.baseQuery(manager), 'c', CUSTOMER_REF, ref).getOne();
+    const row = await this.reader.one(manager, pathRefCondition('c', CUSTOMER_REF, ref));
     if (!row) throw ApiError.notFound('customer');
     return (await this.presentMany(manager, [row]))[0];
   }
@@ -134,12 +144,12 @@ export class CustomersService {
   }
 
   async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
-    const qb = this.baseQuery(this.dataSource.manager);
-    applyListQuery(qb, CUSTOMER_QUERY_FIELDS, query, {
+    const clause = listQueryClause(CUSTOMER_QUERY_FIELDS, query, {
       timezone: this.wire.timezone,
       defaultOrder: { expr: 'c.customer_id', dir: 'ASC' },
     });
-    return this.presentMany(this.dataSource.manager, await qb.getMany());
+    const manager = this.dataSource.manager;
+    return this.presentMany(manager, await this.reader.many(manager, clause));
   }
 
   async count(query: Record<string, unknown>): Promise<number> {
@@ -150,7 +160,7 @@ export class CustomersService {
 
   /** The wire customer as it stands in this transaction (events, reads after writes). */
   async presentById(manager: EntityManager, id: number): Promise<Record<string, unknown>> {
-    const row = await this.baseQuery(manager).where('c.customer_id = :id', { id }).getOne();
+    const row = await this.reader.one(manager, { where: 'c.customer_id = :id', params: { id } });
     if (!row) throw ApiError.notFound('customer');
     return (await this.presentMany(manager, [row]))[0];
   }
@@ -168,12 +178,6 @@ export class CustomersService {
     const user = superuserId ? await this.presentContactById(tx.manager, superuserId) : null;
     const data = withUserId ? { user_id: null, customer, user } : { customer, user };
     await this.events.record(tx, ctx, { contextStr: 'customer', contextId: id, event, data });
-  }
-
-  private baseQuery(manager: EntityManager): SelectQueryBuilder<CustomerWithSuperuser> {
-    return manager
-      .createQueryBuilder(Customer, 'c')
-      .leftJoinAndMapOne('c.superuser', Contact, 'su', 'su.user_id = c.superuser_id AND su.deleted_datetime IS NULL');
   }
 
   private async presentMany(manager: EntityManager, rows: CustomerWithSuperuser[]): Promise<Record<string, unknown>[]> {

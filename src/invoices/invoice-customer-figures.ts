@@ -1,9 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import { AMOUNT } from 'src/core/money/decimal.transformer';
 import { ZERO } from 'src/core/money/decimal';
 import { CustomerExtensions, CustomerFigures } from 'src/customers/customer-figures';
-import { Invoice } from './entities/invoice.entity';
+import { queryRows } from 'src/database/raw-query';
 
 /**
  * Customer `total` (lifetime invoiced) and `balance` from invoices: the totals of the
@@ -19,12 +20,17 @@ export class InvoiceCustomerFigures implements OnModuleInit {
   }
 
   async figuresFor(manager: EntityManager, customerIds: number[]): Promise<Map<number, Partial<CustomerFigures>>> {
-    const rows = await manager.find(Invoice, {
-      where: { customer_id: In(customerIds), void_datetime: IsNull() },
-      select: { invoice_id: true, customer_id: true, total: true },
-    });
+    const rows = await queryRows<{ customer_id: number; total: string | number }>(
+      manager,
+      `SELECT customer_id, total FROM invoice
+       WHERE customer_id IN (:...ids) AND void_datetime IS NULL AND deleted_datetime IS NULL`,
+      { ids: customerIds },
+    );
     const totals = new Map<number, Decimal>();
-    for (const row of rows) totals.set(row.customer_id, (totals.get(row.customer_id) ?? ZERO).plus(row.total));
+    for (const row of rows) {
+      const id = Number(row.customer_id);
+      totals.set(id, (totals.get(id) ?? ZERO).plus(AMOUNT.transformer.from(row.total) ?? ZERO));
+    }
     return new Map([...totals].map(([id, total]) => [id, { total, balance: total }]));
   }
 }

@@ -1,8 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { ZERO } from 'src/core/money/decimal';
+import { AMOUNT } from 'src/core/money/decimal.transformer';
+import { queryRows } from 'src/database/raw-query';
 import { CustomerExtensions, CustomerFigures } from 'src/customers/customer-figures';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
@@ -24,32 +26,29 @@ export class CustomerPaymentsExtension implements OnModuleInit {
   }
 
   /**
-   * Two queries for the whole page, summed in decimal (never SQL floats): `paid` from
-   * the customers' own payments and refunds; `balance` lowered by the money applied to
-   * their invoices (the invoices module adds the invoice totals).
+   * One query for the whole page, summed in decimal (never SQL floats): `paid` from the
+   * customers' own payments and refunds; `balance` lowered by the money applied to their
+   * invoices (the invoices module adds the invoice totals).
    */
   private async figuresFor(m: EntityManager, customerIds: number[]): Promise<Map<number, Partial<CustomerFigures>>> {
-    const payments = await m.find(Transaction, {
-      where: { customer_id: In(customerIds), transaction_type: In(['pay', 'ref']), status_str: 'ok-successful' },
-      select: { transaction_id: true, customer_id: true, amount: true },
-    });
-    const applied = await m
-      .createQueryBuilder(TransactionApplied, 'ta')
-      .innerJoin(Transaction, 't', 't.transaction_id = ta.transaction_id')
-      .select(['ta.transaction_applied_id', 'ta.invoice_customer_id', 'ta.applied'])
-      .where({ invoice_customer_id: In(customerIds) })
-      .andWhere('t.status_str IN (:...statuses)', { statuses: COUNTING_STATUSES })
-      .getMany();
+    const rows = await queryRows<{ kind: 'paid' | 'applied'; customer_id: number; amount: string | number }>(
+      m,
+      `SELECT 'paid' AS kind, t.customer_id AS customer_id, t.amount AS amount FROM payment_transaction t
+       WHERE t.customer_id IN (:...ids) AND t.transaction_type IN ('pay', 'ref') AND t.status_str = 'ok-successful'
+       UNION ALL
+       SELECT 'applied' AS kind, ta.invoice_customer_id AS customer_id, ta.applied AS amount FROM transaction_applied ta
+       INNER JOIN payment_transaction t ON t.transaction_id = ta.transaction_id
+       WHERE ta.invoice_customer_id IN (:...ids) AND t.status_str IN (:...statuses)`,
+      { ids: customerIds, statuses: COUNTING_STATUSES },
+    );
     const result = new Map<number, { paid: Decimal; balance: Decimal }>();
-    const entry = (id: number) => {
-      let found = result.get(id);
-      if (!found) result.set(id, (found = { paid: ZERO, balance: ZERO }));
-      return found;
-    };
-    for (const row of payments) entry(row.customer_id).paid = entry(row.customer_id).paid.plus(row.amount);
-    for (const row of applied) {
-      const e = entry(row.invoice_customer_id);
-      e.balance = e.balance.minus(row.applied);
+    for (const row of rows) {
+      const id = Number(row.customer_id);
+      let entry = result.get(id);
+      if (!entry) result.set(id, (entry = { paid: ZERO, balance: ZERO }));
+      const amount = AMOUNT.transformer.from(row.amount) ?? ZERO;
+      if (row.kind === 'paid') entry.paid = entry.paid.plus(amount);
+      else entry.balance = entry.balance.minus(amount);
     }
     return result;
   }

@@ -1,6 +1,6 @@
 export type { FieldMap, FieldType, QueryField } from './field-map';
 export type { ListQueryInput, ListQueryOptions } from './list-query';
-export { applyListQuery, applyWhere } from './list-query';
+export { applyListQuery, applyWhere, listQueryClause } from './list-query';
 export type { SortKey } from './order-clause';
 export type { OrderTerm, SortDirection } from './order-parser';
 export { parseOrder } from './order-parser';

@@ -41,7 +41,7 @@ export function applyListQuery<T extends ObjectLiteral>(
   query: ListQueryInput,
   opts: ListQueryOptions,
 ): Paging {
-  const where = compileWhere(qb, fields, query.where, opts.timezone);
+  const where = compileWhere(qb.getParameters(), fields, query.where, opts.timezone);
   const order = compileOrder(fields, parseOrder(singleQueryParam('order', query.order)), opts.defaultOrder);
   const paging = parsePaging(query.offset, query.limit);
 
@@ -58,20 +58,43 @@ export function applyWhere<T extends ObjectLiteral>(
   where: unknown,
   timezone: string,
 ): SelectQueryBuilder<T> {
-  addWhere(qb, compileWhere(qb, fields, where, timezone));
+  addWhere(qb, compileWhere(qb.getParameters(), fields, where, timezone));
   return qb;
 }
 
-function compileWhere(
-  qb: SelectQueryBuilder<ObjectLiteral>,
+/**
+ * `where`, `order` and paging as SQL text after the FROM clause, for a raw read
+ * (`EntityReader`): the same rules, messages and bound parameters as `applyListQuery`.
+ */
+export function listQueryClause(
   fields: FieldMap,
-  where: unknown,
-  timezone: string,
-): WhereClause[] {
+  query: ListQueryInput,
+  opts: ListQueryOptions,
+): { where?: string; tail: string; params: Record<string, unknown>; paging: Paging } {
+  const where = compileWhere({}, fields, query.where, opts.timezone);
+  const order = compileOrder(fields, parseOrder(singleQueryParam('order', query.order)), opts.defaultOrder);
+  const paging = parsePaging(query.offset, query.limit);
+  const params: Record<string, unknown> = { lq_limit: paging.limit, lq_offset: paging.offset };
+  for (const clause of where) Object.assign(params, clause.params);
+  return {
+    where: where.length > 0 ? where.map((clause) => clause.sql).join(' AND ') : undefined,
+    tail: `ORDER BY ${order.map((key) => `${key.expr} ${key.dir}`).join(', ')} LIMIT :lq_limit OFFSET :lq_offset`,
+    params,
+    paging,
+  };
+}
+
+/** Zones already checked (the check builds a Luxon DateTime: not on every request). */
+const validZones = new Set<string>();
+
+function compileWhere(taken: ObjectLiteral, fields: FieldMap, where: unknown, timezone: string): WhereClause[] {
   // A bad zone is our configuration error (a 500), not the client's 400.
-  if (!DateTime.now().setZone(timezone).isValid) throw new Error(`Invalid account time zone: ${timezone}`);
+  if (!validZones.has(timezone)) {
+    if (!DateTime.now().setZone(timezone).isValid) throw new Error(`Invalid account time zone: ${timezone}`);
+    validZones.add(timezone);
+  }
   const conditions = parseWhere(singleQueryParam('where', where));
-  const names = freeParamNames(qb, conditions.length);
+  const names = freeParamNames(taken, conditions.length);
   return conditions.map((condition, i) => compileWhereClause(fields, condition, timezone, names[i]));
 }
 
@@ -80,8 +103,7 @@ function addWhere(qb: SelectQueryBuilder<ObjectLiteral>, clauses: WhereClause[])
 }
 
 /** Parameter names not yet used on this builder, so our values never overwrite the caller's. */
-function freeParamNames(qb: SelectQueryBuilder<ObjectLiteral>, count: number): string[] {
-  const taken = qb.getParameters();
+function freeParamNames(taken: ObjectLiteral, count: number): string[] {
   const names: string[] = [];
   for (let i = 0; names.length < count; i++) {
     const name = `${PARAM_PREFIX}${i}`;

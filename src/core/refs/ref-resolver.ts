@@ -36,11 +36,21 @@ export function wherePathRef<T extends ObjectLiteral>(
   target: RefTarget<ObjectLiteral>,
   raw: string,
 ): SelectQueryBuilder<T> {
+  const condition = pathRefCondition(alias, target, raw);
+  return qb.andWhere(condition.where, condition.params);
+}
+
+/** The same narrowing as `wherePathRef`, as SQL text and a bound parameter (for raw reads). */
+export function pathRefCondition(
+  alias: string,
+  target: RefTarget<ObjectLiteral>,
+  raw: string,
+): { where: string; params: Record<string, string | number> } {
   const ref = parsePathRef(raw);
   if (!ref) throw ApiError.notFound(target.resource);
   return ref.kind === 'id'
-    ? qb.andWhere(`${alias}.${target.idColumn} = :pathRefId`, { pathRefId: ref.id })
-    : qb.andWhere(`${alias}.${ref.kind} = :pathRefValue`, { pathRefValue: ref.value });
+    ? { where: `${alias}.${target.idColumn} = :pathRefId`, params: { pathRefId: ref.id } }
+    : { where: `${alias}.${ref.kind} = :pathRefValue`, params: { pathRefValue: ref.value } };
 }
 
 /**
