@@ -1,6 +1,5 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { UnitOfWork } from 'src/database/unit-of-work';
@@ -22,7 +21,6 @@ import { WireFormat } from './wire/wire-format';
 @Global()
 @Module({
   imports: [
-    PassportModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
