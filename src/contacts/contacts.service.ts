@@ -13,6 +13,7 @@ import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CUSTOMER_REF, CustomersService } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
+import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MailService } from 'src/mail/mail.service';
@@ -57,7 +58,7 @@ export class ContactsService {
       const username = dto.username ?? generatedUsername();
       await assertUsernameFree(m, username);
       const { password: _password, customer_id: _customer, ...fields } = dto;
-      const inserted = await m.insert(Contact, {
+      const userId = await insertRow(m, Contact, {
         ...fields,
         ...nameColumns(dto),
         customer_id: customerId,
@@ -66,7 +67,6 @@ export class ContactsService {
         user_type_id: dto.user_type_id ?? 1,
         ...newRecordStamps(ctx, this.clock.now()),
       });
-      const userId = (inserted.identifiers[0] as { user_id: number }).user_id;
       // The first contact of a customer without one becomes its main contact (one conditional
       // update, so two concurrent first contacts cannot both claim it).
       await m.update(Customer, { customer_id: customerId, superuser_id: IsNull() }, { superuser_id: userId });

@@ -13,6 +13,7 @@ import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-re
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { EntityReader } from 'src/database/entity-reader';
+import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
@@ -69,12 +70,11 @@ export class CustomersService {
       await assertExternalKeyFree(m, Customer, 'customer_id', dto.external_key, 'customer');
       if (dto.parent_customer_id) await this.assertParentExists(m, dto.parent_customer_id, null);
       const now = this.clock.now();
-      const inserted = await m.insert(Customer, {
+      const customerId = await insertRow(m, Customer, {
         ...dtoColumns<Customer>(dto, NOT_COLUMNS),
         ...newRecordStamps(ctx, now),
         customer_status_str: 'active-current',
       });
-      const customerId = (inserted.identifiers[0] as { customer_id: number }).customer_id;
 
       let superuser: Contact | null = null;
       if (this.hasSuperuserFields(dto)) {
@@ -201,14 +201,13 @@ export class CustomersService {
   ): Promise<Contact> {
     const username = ('superuser_username' in dto && dto.superuser_username) || generatedUsername();
     await assertUsernameFree(tx.manager, username);
-    const inserted = await tx.manager.insert(Contact, {
+    const userId = await insertRow(tx.manager, Contact, {
       ...this.superuserColumns(dto),
       customer_id: customerId,
       username,
       user_type_id: 1,
       ...newRecordStamps(ctx, now),
     });
-    const userId = (inserted.identifiers[0] as { user_id: number }).user_id;
     await tx.manager.update(Customer, customerId, { superuser_id: userId });
     await this.revisions.record(tx, ctx, 'user', userId, 'Contact created as main contact');
     return await tx.manager.findOneOrFail(Contact, { where: { user_id: userId } });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
+import { insertRow } from 'src/database/insert-row';
 import { Tx } from 'src/database/unit-of-work';
 import { DomainEvent } from './domain-event.entity';
 
@@ -38,7 +39,7 @@ export class EventRecorder {
   }
 
   async record(tx: Tx, ctx: RequestContext, input: EventInput): Promise<void> {
-    const result = await tx.manager.insert(DomainEvent, {
+    const id = await insertRow(tx.manager, DomainEvent, {
       context_str: input.contextStr,
       context_id: String(input.contextId),
       event: input.event,
@@ -46,7 +47,6 @@ export class EventRecorder {
       suppress_webhooks: !ctx.sendWebhooks,
       event_datetime: this.clock.now(),
     });
-    const id = (result.identifiers[0] as { domain_event_id: number }).domain_event_id;
     const recorded: RecordedEvent = { ...input, domainEventId: id, suppressWebhooks: !ctx.sendWebhooks };
     for (const listener of this.inTransaction) await listener(tx, recorded);
   }

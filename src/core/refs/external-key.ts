@@ -1,5 +1,6 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
+import { queryRows } from 'src/database/raw-query';
 
 /**
  * External keys are unique among every row ever created, deleted ones included
@@ -14,12 +15,14 @@ export async function assertExternalKeyFree<T extends ObjectLiteral>(
   exceptId?: number,
 ): Promise<void> {
   if (externalKey === null || externalKey === undefined) return;
-  const existing = await manager.findOne(entity, {
-    where: { external_key: externalKey } as never,
-    withDeleted: true,
-    select: { [idColumn]: true } as never,
-  });
-  if (existing && (existing as Record<string, number>)[idColumn] !== exceptId) {
+  const driver = manager.connection.driver;
+  const table = driver.escape(manager.connection.getMetadata(entity).tableName);
+  const [existing] = await queryRows<{ id: number }>(
+    manager,
+    `SELECT ${driver.escape(idColumn)} AS id FROM ${table} WHERE external_key = :externalKey LIMIT 1`,
+    { externalKey },
+  );
+  if (existing && Number(existing.id) !== exceptId) {
     throw ApiError.badRequest(`Field "external_key": a ${resource} with external key "${externalKey}" already exists.`);
   }
 }

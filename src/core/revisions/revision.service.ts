@@ -5,6 +5,7 @@ import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DatetimeRenderer } from 'src/core/time/datetime-format';
+import { insertRow } from 'src/database/insert-row';
 import { Tx } from 'src/database/unit-of-work';
 import { Revision } from './revision.entity';
 
@@ -22,7 +23,7 @@ export class RevisionService {
   }
 
   async record(tx: Tx, ctx: RequestContext, contextStr: string, contextId: number, note: string): Promise<void> {
-    await tx.manager.insert(Revision, {
+    await insertRow(tx.manager, Revision, {
       context_str: contextStr,
       context_id: contextId,
       admin_id: null,

@@ -1,11 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { EventRecorder, RecordedEvent } from 'src/core/events/event-recorder';
 import { randomToken } from 'src/core/refs/random-token';
+import { insertRow } from 'src/database/insert-row';
+import { queryRows } from 'src/database/raw-query';
 import { Tx } from 'src/database/unit-of-work';
 import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
-import { Webhook } from 'src/webhooks/entities/webhook.entity';
 import { patternsMatching } from 'src/webhooks/webhook-events';
 import { WebhookDeliverer } from './webhook-deliverer';
 
@@ -29,17 +29,17 @@ export class WebhookFanout implements OnModuleInit {
 
   async fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
     if (event.suppressWebhooks) return;
-    const hooks = await tx.manager.find(Webhook, {
-      select: { webhook_id: true },
-      where: { event: In(patternsMatching(event.contextStr, event.event)) },
-      order: { webhook_id: 'ASC' },
-    });
+    const hooks = await queryRows<{ webhook_id: number }>(
+      tx.manager,
+      `SELECT webhook_id FROM webhook WHERE event IN (:...patterns) AND deleted_datetime IS NULL ORDER BY webhook_id`,
+      { patterns: patternsMatching(event.contextStr, event.event) },
+    );
     if (hooks.length === 0) return;
     const now = this.clock.now();
     const ids: number[] = [];
     for (const hook of hooks) {
-      const inserted = await tx.manager.insert(WebhookDelivery, {
-        webhook_id: hook.webhook_id,
+      const id = await insertRow(tx.manager, WebhookDelivery, {
+        webhook_id: Number(hook.webhook_id),
         domain_event_id: event.domainEventId,
         message_id: `msg_${randomToken(24)}`,
         context_str: event.contextStr,
@@ -50,7 +50,7 @@ export class WebhookFanout implements OnModuleInit {
         next_attempt_datetime: now,
         write_datetime: now,
       });
-      ids.push((inserted.identifiers[0] as { webhook_delivery_id: number }).webhook_delivery_id);
+      ids.push(id);
     }
     tx.afterCommit(async () => {
       for (const id of ids) await this.deliverer.kick(id, 0);

@@ -1,0 +1,57 @@
+import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+
+/** The columns an INSERT may set, by property name, per entity (from TypeORM's metadata, read once). */
+const insertableColumns = new WeakMap<object, Map<string, ColumnMetadata>>();
+
+function columnsOf(manager: EntityManager, entity: EntityTarget<ObjectLiteral>): Map<string, ColumnMetadata> {
+  const metadata = manager.connection.getMetadata(entity);
+  let columns = insertableColumns.get(metadata);
+  if (!columns) {
+    if (metadata.relations.length > 0 || metadata.embeddeds.length > 0) {
+      throw new Error(`insertRow: ${metadata.name} has relations or embedded columns`);
+    }
+    columns = new Map(
+      metadata.columns.filter((c) => c.isInsert && !c.isVirtualProperty).map((c) => [c.propertyName, c]),
+    );
+    insertableColumns.set(metadata, columns);
+  }
+  return columns;
+}
+
+/**
+ * Inserts one row and returns its generated id. Only the given column values are written (the
+ * database's column defaults, which the migrations keep equal to the entities', fill the
+ * rest); each value goes through the driver's own conversion and the column's transformer
+ * and is bound, exactly as TypeORM's insert does. Unlike `manager.insert`, nothing is
+ * re-selected afterwards and no query builder is built: a write here is one statement.
+ */
+export async function insertRow<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  values: QueryDeepPartialEntity<T>,
+): Promise<number> {
+  const driver = manager.connection.driver;
+  const metadata = manager.connection.getMetadata(entity);
+  const columns = columnsOf(manager, entity);
+  const names: string[] = [];
+  const params: Record<string, unknown> = {};
+  for (const [property, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const column = columns.get(property);
+    // As TypeORM's insert: properties that are not columns (request-only fields) are ignored.
+    if (!column) continue;
+    params[`v${names.length}`] = driver.preparePersistentValue(value, column);
+    names.push(driver.escape(column.databaseName));
+  }
+  if (names.length === 0) throw new Error(`insertRow: no values for ${metadata.name}`);
+  const placeholders = names.map((_, i) => `:v${i}`).join(', ');
+  const sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${names.join(', ')}) VALUES (${placeholders})`;
+  const [text, bound] = driver.escapeQueryWithParameters(sql, params);
+  // better-sqlite3 answers with the last row id, mysql2 with a result header.
+  const raw = (await manager.query(text, bound)) as number | bigint | { insertId?: number | bigint } | undefined;
+  const id = typeof raw === 'object' && raw !== null ? raw.insertId : raw;
+  if (id === undefined || id === null) throw new Error('insertRow: the driver returned no generated id');
+  return Number(id);
+}
