@@ -1,0 +1,147 @@
+import 'reflect-metadata';
+import Decimal from 'decimal.js';
+import { Column, DataSource, DeleteDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { AMOUNT } from 'src/core/money/decimal.transformer';
+import { bindNumbersOnSqlite } from './sqlite-number-binding';
+import { EntityReader } from './entity-reader';
+import { insertRow } from './insert-row';
+
+@Entity('owner')
+class Owner {
+  @PrimaryGeneratedColumn({ type: 'int' }) owner_id: number;
+  @Column({ type: 'varchar', length: 64 }) name: string;
+  @DeleteDateColumn({ type: 'datetime', nullable: true }) deleted_datetime: Date | null;
+}
+
+@Entity('account')
+class Account {
+  @PrimaryGeneratedColumn({ type: 'int' }) account_id: number;
+  @Column({ type: 'varchar', length: 64, nullable: true }) company: string | null;
+  @Column({ type: 'int', nullable: true }) owner_id: number | null;
+  @Column({ type: 'boolean', default: false }) no_taxes: boolean;
+  @Column({ type: 'varchar', length: 16, default: 'email' }) delivery: string;
+  @Column(AMOUNT) balance: Decimal;
+  @Column({ type: 'simple-json', nullable: true }) tags: string[] | null;
+  @Column({ type: 'datetime' }) write_datetime: Date;
+  @DeleteDateColumn({ type: 'datetime', nullable: true }) deleted_datetime: Date | null;
+}
+
+type AccountWithOwner = Account & { owner?: Owner | null };
+
+describe('EntityReader and insertRow', () => {
+  let dataSource: DataSource;
+  let reader: EntityReader<AccountWithOwner>;
+
+  beforeEach(async () => {
+    dataSource = bindNumbersOnSqlite(
+      new DataSource({
+        type: 'better-sqlite3',
+        database: ':memory:',
+        entities: [Owner, Account],
+        synchronize: true,
+        logging: false,
+      }),
+    );
+    await dataSource.initialize();
+    reader = new EntityReader<AccountWithOwner>(dataSource, {
+      entity: Account,
+      alias: 'a',
+      joins: [{ property: 'owner', entity: Owner, alias: 'o', on: 'o.owner_id = a.owner_id' }],
+    });
+  });
+
+  afterEach(() => dataSource.destroy());
+
+  const when = new Date('2026-03-08T08:30:15.250Z');
+
+  it('insertRow writes the given values through the column transformers and returns the new id', async () => {
+    const m = dataSource.manager;
+    const first = await insertRow(m, Account, {
+      company: 'Acme',
+      balance: new Decimal('1234.5'),
+      tags: ['a', 'b'],
+      no_taxes: true,
+      write_datetime: when,
+    });
+    const second = await insertRow(m, Account, { balance: new Decimal(0), write_datetime: when });
+    expect(second).toBe(first + 1);
+
+    const stored = await m.findOneByOrFail(Account, { account_id: first });
+    expect(stored.company).toBe('Acme');
+    expect(stored.balance.toFixed(2)).toBe('1234.50');
+    expect(stored.tags).toEqual(['a', 'b']);
+    expect(stored.no_taxes).toBe(true);
+    expect(stored.write_datetime.toISOString()).toBe(when.toISOString());
+    // Not given: the column defaults.
+    const defaults = await m.findOneByOrFail(Account, { account_id: second });
+    expect(defaults.no_taxes).toBe(false);
+    expect(defaults.delivery).toBe('email');
+    expect(defaults.company).toBeNull();
+  });
+
+  it('insertRow ignores properties that are not columns and skips undefined values', async () => {
+    const m = dataSource.manager;
+    const id = await insertRow(m, Account, {
+      company: undefined,
+      balance: new Decimal('1'),
+      write_datetime: when,
+      not_a_column: 'x',
+    } as never);
+    expect((await m.findOneByOrFail(Account, { account_id: id })).company).toBeNull();
+  });
+
+  it('reads exactly what TypeORM reads, with the joined entity on its property', async () => {
+    const m = dataSource.manager;
+    const ownerId = await insertRow(m, Owner, { name: 'Olga' });
+    const id = await insertRow(m, Account, {
+      company: 'Acme',
+      owner_id: ownerId,
+      balance: new Decimal('-0.05'),
+      tags: ['vip'],
+      no_taxes: true,
+      write_datetime: when,
+    });
+    const viaTypeorm = await m
+      .createQueryBuilder(Account, 'a')
+      .leftJoinAndMapOne('a.owner', Owner, 'o', 'o.owner_id = a.owner_id')
+      .where('a.account_id = :id', { id })
+      .getOneOrFail();
+    const viaReader = await reader.one(m, { where: 'a.account_id = :id', params: { id } });
+
+    expect(viaReader).toBeInstanceOf(Account);
+    expect(viaReader?.owner).toBeInstanceOf(Owner);
+    expect(viaReader).toEqual(viaTypeorm);
+    expect(viaReader?.balance).toBeInstanceOf(Decimal);
+    expect(viaReader?.write_datetime).toBeInstanceOf(Date);
+    expect(viaReader?.owner?.name).toBe('Olga');
+  });
+
+  it('leaves out soft-deleted rows, and a soft-deleted or missing joined row reads as null', async () => {
+    const m = dataSource.manager;
+    const ownerId = await insertRow(m, Owner, { name: 'Gone' });
+    await m.softDelete(Owner, ownerId);
+    const withGoneOwner = await insertRow(m, Account, {
+      owner_id: ownerId,
+      balance: new Decimal(0),
+      write_datetime: when,
+    });
+    const withoutOwner = await insertRow(m, Account, { balance: new Decimal(0), write_datetime: when });
+    const deleted = await insertRow(m, Account, { balance: new Decimal(0), write_datetime: when });
+    await m.softDelete(Account, deleted);
+
+    const rows = await reader.many(m, { tail: 'ORDER BY a.account_id' });
+    expect(rows.map((row) => row.account_id)).toEqual([withGoneOwner, withoutOwner]);
+    expect(rows.map((row) => row.owner)).toEqual([null, null]);
+    expect(await reader.one(m, { where: 'a.account_id = :id', params: { id: deleted } })).toBeNull();
+  });
+
+  it('binds values: a hostile string is data, never SQL', async () => {
+    const m = dataSource.manager;
+    const hostile = "x' OR 1=1; DROP TABLE account; --";
+    await insertRow(m, Account, { company: hostile, balance: new Decimal(0), write_datetime: when });
+    await insertRow(m, Account, { company: 'other', balance: new Decimal(0), write_datetime: when });
+    const found = await reader.many(m, { where: 'a.company = :company', params: { company: hostile } });
+    expect(found.map((row) => row.company)).toEqual([hostile]);
+    expect(await m.count(Account)).toBe(2);
+  });
+});
