@@ -84,7 +84,9 @@ export class EntityReader<T extends ObjectLiteral> {
       let entity: ObjectLiteral | null = null;
       if (row[part.primaryKey] !== null && row[part.primaryKey] !== undefined) {
         entity = part.metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
-        for (const read of part.columns) entity[read.property] = driver.prepareHydratedValue(row[read.key], read.column);
+        for (const read of part.columns) {
+          entity[read.property] = driver.prepareHydratedValue(row[read.key], read.column) as unknown;
+        }
       }
       if (main === null) main = entity;
       else if (part.property) (main as Record<string, unknown>)[part.property] = entity;

@@ -50,7 +50,7 @@ export async function insertRow<T extends ObjectLiteral>(
   const sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${names.join(', ')}) VALUES (${placeholders})`;
   const [text, bound] = driver.escapeQueryWithParameters(sql, params);
   // better-sqlite3 answers with the last row id, mysql2 with a result header.
-  const raw = (await manager.query(text, bound)) as number | bigint | { insertId?: number | bigint } | undefined;
+  const raw = await manager.query<number | bigint | { insertId?: number | bigint } | undefined>(text, bound);
   const id = typeof raw === 'object' && raw !== null ? raw.insertId : raw;
   if (id === undefined || id === null) throw new Error('insertRow: the driver returned no generated id');
   return Number(id);

@@ -12,5 +12,5 @@ export async function queryRows<R extends ObjectLiteral>(
   params: ObjectLiteral = {},
 ): Promise<R[]> {
   const [text, values] = manager.connection.driver.escapeQueryWithParameters(sql, params);
-  return (await manager.query(text, values)) as R[];
+  return manager.query<R[]>(text, values);
 }
