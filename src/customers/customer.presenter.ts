@@ -8,8 +8,21 @@ import { CustomerFigures, EMPTY_FIGURES } from './customer-figures';
 import { customerStatus } from './customer-status';
 import { Customer } from './entities/customer.entity';
 
+/** The main-contact fields a customer shows: the only ones its read loads. */
+export const SUPERUSER_COLUMNS = [
+  'token',
+  'username',
+  'name',
+  'first_name',
+  'middle_name_glob',
+  'last_name',
+  'phone',
+  'email',
+] as const satisfies ReadonlyArray<keyof Contact>;
+export type CustomerSuperuser = Pick<Contact, 'user_id' | (typeof SUPERUSER_COLUMNS)[number]>;
+
 /** A customer row with its main contact loaded alongside (one join, never a query per row). */
-export type CustomerWithSuperuser = Customer & { superuser?: Contact | null };
+export type CustomerWithSuperuser = Customer & { superuser?: CustomerSuperuser | null };
 
 /** The wire shape of a customer: stored fields plus everything derived (field order as recorded). */
 @Injectable()

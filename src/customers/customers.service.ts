@@ -18,7 +18,7 @@ import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { CustomerExtensions } from './customer-figures';
-import { CustomerPresenter, CustomerWithSuperuser } from './customer.presenter';
+import { CustomerPresenter, CustomerWithSuperuser, SUPERUSER_COLUMNS } from './customer.presenter';
 import { CUSTOMER_QUERY_FIELDS } from './customer.query-fields';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { CustomerFieldsDto } from './dto/customer-fields.dto';
@@ -59,7 +59,15 @@ export class CustomersService {
     this.reader = new EntityReader<CustomerWithSuperuser>(dataSource, {
       entity: Customer,
       alias: 'c',
-      joins: [{ property: 'superuser', entity: Contact, alias: 'su', on: 'su.user_id = c.superuser_id' }],
+      joins: [
+        {
+          property: 'superuser',
+          entity: Contact,
+          alias: 'su',
+          on: 'su.user_id = c.superuser_id',
+          columns: SUPERUSER_COLUMNS,
+        },
+      ],
     });
   }
 

@@ -135,6 +135,27 @@ describe('EntityReader and insertRow', () => {
     expect(await reader.one(m, { where: 'a.account_id = :id', params: { id: deleted } })).toBeNull();
   });
 
+  it('loads only the listed columns of a joined entity (and its key), and refuses an unknown one', async () => {
+    const m = dataSource.manager;
+    const ownerId = await insertRow(m, Owner, { name: 'Olga' });
+    const id = await insertRow(m, Account, { owner_id: ownerId, balance: new Decimal(0), write_datetime: when });
+    const narrow = new EntityReader<AccountWithOwner>(dataSource, {
+      entity: Account,
+      alias: 'a',
+      joins: [{ property: 'owner', entity: Owner, alias: 'o', on: 'o.owner_id = a.owner_id', columns: ['name'] }],
+    });
+    const row = await narrow.one(m, { where: 'a.account_id = :id', params: { id } });
+    expect(row?.owner).toEqual(Object.assign(new Owner(), { owner_id: ownerId, name: 'Olga' }));
+    expect(row?.company).toBeNull();
+
+    const wrong = new EntityReader<AccountWithOwner>(dataSource, {
+      entity: Account,
+      alias: 'a',
+      joins: [{ property: 'owner', entity: Owner, alias: 'o', on: 'o.owner_id = a.owner_id', columns: ['nmae'] }],
+    });
+    await expect(wrong.many(m)).rejects.toThrow('Owner has no column nmae');
+  });
+
   it('binds values: a hostile string is data, never SQL', async () => {
     const m = dataSource.manager;
     const hostile = "x' OR 1=1; DROP TABLE account; --";

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { queryRows } from './raw-query';
+import { queryArrays } from './raw-query';
 
 /** A second entity loaded by the same query and set on a property of the first (null when none matches). */
 export interface JoinedEntity {
@@ -9,6 +9,8 @@ export interface JoinedEntity {
   alias: string;
   /** Trusted join condition, e.g. `su.user_id = c.superuser_id`; soft-deleted rows are left out as TypeORM does. */
   on: string;
+  /** The properties to load (the primary key always is); default every column. Type the property to match. */
+  columns?: readonly string[];
 }
 
 export interface EntityReaderSpec<T extends ObjectLiteral> {
@@ -27,8 +29,8 @@ export interface ReadClause {
 }
 
 interface ColumnRead {
-  /** Key of the value in the raw row (the select alias). */
-  key: string;
+  /** Position of the value in the selected row. */
+  index: number;
   property: string;
   column: ColumnMetadata;
 }
@@ -38,7 +40,8 @@ interface EntityPart {
   /** Property of the main entity it is set on; undefined for the main entity. */
   property?: string;
   columns: ColumnRead[];
-  primaryKey: string;
+  /** Position of its primary key (null when the joined row is missing). */
+  primaryIndex: number;
 }
 
 interface Compiled {
@@ -69,7 +72,7 @@ export class EntityReader<T extends ObjectLiteral> {
     const { select, softDelete, parts } = this.compile();
     const conditions = [softDelete, clause.where ? `(${clause.where})` : null].filter((c) => c !== null);
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-    const rows = await queryRows(manager, `${select}${where}${clause.tail ? ` ${clause.tail}` : ''}`, clause.params);
+    const rows = await queryArrays(manager, `${select}${where}${clause.tail ? ` ${clause.tail}` : ''}`, clause.params);
     return rows.map((row) => this.hydrate(row, parts));
   }
 
@@ -77,15 +80,15 @@ export class EntityReader<T extends ObjectLiteral> {
     return (await this.many(manager, clause))[0] ?? null;
   }
 
-  private hydrate(row: ObjectLiteral, parts: EntityPart[]): T {
+  private hydrate(row: unknown[], parts: EntityPart[]): T {
     const driver = this.dataSource.driver;
     let main: ObjectLiteral | null = null;
     for (const part of parts) {
       let entity: ObjectLiteral | null = null;
-      if (row[part.primaryKey] !== null && row[part.primaryKey] !== undefined) {
+      if (row[part.primaryIndex] !== null && row[part.primaryIndex] !== undefined) {
         entity = part.metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
         for (const read of part.columns) {
-          entity[read.property] = driver.prepareHydratedValue(row[read.key], read.column) as unknown;
+          entity[read.property] = driver.prepareHydratedValue(row[read.index], read.column) as unknown;
         }
       }
       if (main === null) main = entity;
@@ -100,25 +103,31 @@ export class EntityReader<T extends ObjectLiteral> {
     const main = this.dataSource.getMetadata(this.spec.entity);
     const selects: string[] = [];
     const parts: EntityPart[] = [];
-    const addPart = (metadata: EntityMetadata, alias: string, property?: string): void => {
+    const addPart = (metadata: EntityMetadata, alias: string, property?: string, only?: readonly string[]): void => {
       if (metadata.relations.length > 0 || metadata.embeddeds.length > 0) {
         throw new Error(`EntityReader: ${metadata.name} has relations or embedded columns`);
       }
-      const columns = metadata.columns
-        .filter((column) => column.isSelect && !column.isVirtualProperty)
-        .map((column) => ({ key: `${alias}_${column.databaseName}`, property: column.propertyName, column }));
-      for (const read of columns) {
-        selects.push(`${alias}.${driver.escape(read.column.databaseName)} AS ${driver.escape(read.key)}`);
-      }
       const primary = metadata.primaryColumns[0];
-      parts.push({ metadata, property, columns, primaryKey: `${alias}_${primary.databaseName}` });
+      const unknown = only?.filter((name) => !metadata.columns.some((c) => c.propertyName === name)) ?? [];
+      if (unknown.length > 0) throw new Error(`EntityReader: ${metadata.name} has no column ${unknown.join(', ')}`);
+      const columns: ColumnRead[] = [];
+      for (const column of metadata.columns) {
+        if (!column.isSelect || column.isVirtualProperty) continue;
+        if (only && column !== primary && !only.includes(column.propertyName)) continue;
+        const index = selects.length;
+        // Aliased by position: unique, and short to send and to parse.
+        selects.push(`${alias}.${driver.escape(column.databaseName)} AS ${driver.escape(`${alias}_${index}`)}`);
+        columns.push({ index, property: column.propertyName, column });
+      }
+      const primaryIndex = columns.find((read) => read.column === primary)?.index ?? -1;
+      parts.push({ metadata, property, columns, primaryIndex });
     };
 
     addPart(main, this.spec.alias);
     const joins: string[] = [];
     for (const join of this.spec.joins ?? []) {
       const metadata = this.dataSource.getMetadata(join.entity);
-      addPart(metadata, join.alias, join.property);
+      addPart(metadata, join.alias, join.property, join.columns);
       const deleted = softDeleteCondition(metadata, join.alias, driver.escape.bind(driver));
       joins.push(
         `LEFT JOIN ${driver.escape(metadata.tableName)} ${join.alias} ON ${deleted ? `(${join.on}) AND ${deleted}` : join.on}`,
