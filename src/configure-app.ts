@@ -13,6 +13,9 @@ export function configureApp(app: INestApplication): void {
   const http = app.getHttpAdapter().getInstance() as express.Express;
   http.set('trust proxy', 'loopback');
   http.disable('x-powered-by');
+  // No ETags: a conditional GET would get a bodiless 304, and every response must be the
+  // JSON envelope (DESIGN §4); it also spares a SHA-1 of every response body.
+  http.set('etag', false);
   // A doubled slash in a path is tolerated (DESIGN §4).
   http.use((req: Request, _res: Response, next: NextFunction) => {
     const [path, query] = splitOnce(req.url, '?');

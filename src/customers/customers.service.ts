@@ -17,7 +17,7 @@ import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
-import { CustomerExtensions } from './customer-figures';
+import { CustomerExtensions, EMPTY_FIGURES } from './customer-figures';
 import { CustomerPresenter, CustomerWithSuperuser, SUPERUSER_COLUMNS } from './customer.presenter';
 import { CUSTOMER_QUERY_FIELDS } from './customer.query-fields';
 import { CreateCustomerDto } from './dto/create-customer.dto';
@@ -89,7 +89,7 @@ export class CustomersService {
         superuser = await this.createMainContact(tx, ctx, customerId, dto, now);
       }
       await this.revisions.record(tx, ctx, 'customer', customerId, 'Customer created');
-      await this.recordCustomerEvent(tx, ctx, customerId, 'insert', false);
+      await this.recordCustomerEvent(tx, ctx, customerId, 'insert', false, true);
       if (superuser) {
         await this.events.record(tx, ctx, {
           contextStr: 'user',
@@ -166,11 +166,15 @@ export class CustomersService {
     return qb.getCount();
   }
 
-  /** The wire customer as it stands in this transaction (events, reads after writes). */
-  async presentById(manager: EntityManager, id: number): Promise<Record<string, unknown>> {
+  /**
+   * The wire customer as it stands in this transaction (events, reads after writes).
+   * `justCreated`: created in this transaction, so it has no invoices or payments and its
+   * figures are zero without asking the modules that own them.
+   */
+  async presentById(manager: EntityManager, id: number, justCreated = false): Promise<Record<string, unknown>> {
     const row = await this.reader.one(manager, { where: 'c.customer_id = :id', params: { id } });
     if (!row) throw ApiError.notFound('customer');
-    return (await this.presentMany(manager, [row]))[0];
+    return justCreated ? this.presenter.present(row, EMPTY_FIGURES) : (await this.presentMany(manager, [row]))[0];
   }
 
   /** Records a customer event with its `customer` and main-contact `user` data. */
@@ -180,8 +184,9 @@ export class CustomersService {
     id: number,
     event: string,
     withUserId: boolean,
+    justCreated = false,
   ): Promise<void> {
-    const customer = await this.presentById(tx.manager, id);
+    const customer = await this.presentById(tx.manager, id, justCreated);
     const superuserId = customer.superuser_id as number | null;
     const user = superuserId ? await this.presentContactById(tx.manager, superuserId) : null;
     const data = withUserId ? { user_id: null, customer, user } : { customer, user };
