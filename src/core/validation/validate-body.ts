@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import { ApiError } from 'src/core/envelope/api-error';
+import { cacheValidationRules } from './rule-cache';
 
 type DtoClass<T> = new () => T;
 
@@ -12,6 +13,8 @@ export interface BodyRules {
   /** Payload reference fields accepted beside the DTO's own (`customer_token`, ...). */
   extraAllowed?: readonly string[];
 }
+
+cacheValidationRules();
 
 const allowedCache = new Map<DtoClass<object>, Set<string>>();
 
