@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import Decimal from 'decimal.js';
-import { Column, DataSource, DeleteDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, DataSource, DeleteDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { AMOUNT } from 'src/core/money/decimal.transformer';
 import { bindNumbersOnSqlite } from './sqlite-number-binding';
 import { EntityReader } from './entity-reader';
 import { insertRow } from './insert-row';
+import { queryRows } from './raw-query';
+import { isUniqueViolation } from './unique-violation';
 
 @Entity('owner')
 class Owner {
@@ -17,6 +19,7 @@ class Owner {
 class Account {
   @PrimaryGeneratedColumn({ type: 'int' }) account_id: number;
   @Column({ type: 'varchar', length: 64, nullable: true }) company: string | null;
+  @Index({ unique: true }) @Column({ type: 'varchar', length: 16, nullable: true }) code: string | null;
   @Column({ type: 'int', nullable: true }) owner_id: number | null;
   @Column({ type: 'boolean', default: false }) no_taxes: boolean;
   @Column({ type: 'varchar', length: 16, default: 'email' }) delivery: string;
@@ -154,6 +157,16 @@ describe('EntityReader and insertRow', () => {
       joins: [{ property: 'owner', entity: Owner, alias: 'o', on: 'o.owner_id = a.owner_id', columns: ['nmae'] }],
     });
     await expect(wrong.many(m)).rejects.toThrow('Owner has no column nmae');
+  });
+
+  it('fails as TypeORM does: a duplicate is a recognisable unique violation, bad SQL a query error', async () => {
+    const m = dataSource.manager;
+    await insertRow(m, Account, { code: 'A1', balance: new Decimal(0), write_datetime: when });
+    const duplicate = await insertRow(m, Account, { code: 'A1', balance: new Decimal(0), write_datetime: when }).catch(
+      (error: unknown) => error,
+    );
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    await expect(queryRows(m, 'SELECT nope FROM account')).rejects.toThrow('no such column');
   });
 
   it('binds values: a hostile string is data, never SQL', async () => {

@@ -1,6 +1,7 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { insertReturningId } from './raw-query';
 
 /** The columns an INSERT may set, by property name, per entity (from TypeORM's metadata, read once). */
 const insertableColumns = new WeakMap<object, Map<string, ColumnMetadata>>();
@@ -48,10 +49,5 @@ export async function insertRow<T extends ObjectLiteral>(
   if (names.length === 0) throw new Error(`insertRow: no values for ${metadata.name}`);
   const placeholders = names.map((_, i) => `:v${i}`).join(', ');
   const sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${names.join(', ')}) VALUES (${placeholders})`;
-  const [text, bound] = driver.escapeQueryWithParameters(sql, params);
-  // better-sqlite3 answers with the last row id, mysql2 with a result header.
-  const raw = await manager.query<number | bigint | { insertId?: number | bigint } | undefined>(text, bound);
-  const id = typeof raw === 'object' && raw !== null ? raw.insertId : raw;
-  if (id === undefined || id === null) throw new Error('insertRow: the driver returned no generated id');
-  return Number(id);
+  return insertReturningId(manager, sql, params);
 }

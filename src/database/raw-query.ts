@@ -1,55 +1,93 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { EntityManager, ObjectLiteral } from 'typeorm';
+import { EntityManager, ObjectLiteral, QueryFailedError } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
 
 /**
- * Runs trusted SQL with named parameters (`:name`, `:...list`) and returns the raw rows.
- * The names become the driver's placeholders exactly as in TypeORM's query builder (the
- * same escaping function, so dates, booleans and numbers bind the same way); values never
- * reach the SQL text.
+ * Trusted SQL with named parameters (`:name`, `:...list`). The names become the driver's
+ * placeholders exactly as in TypeORM's query builder (the same escaping function, so
+ * dates, booleans and numbers bind the same way); values never reach the SQL text.
+ *
+ * On SQLite the statements run on TypeORM's own connection (the only one, so inside a
+ * transaction they see and make its changes) through a cache of prepared statements,
+ * without TypeORM's per-query wrapper; on MySQL through `manager.query` (the
+ * transaction's connection when there is one).
  */
+
+type Mode = 'objects' | 'arrays' | 'run';
+
+/** Prepared statements per SQLite connection and mode (bounded: SQL text with `IN` lists varies). */
+const statements = new WeakMap<Database, Record<Mode, Map<string, Statement<unknown[], unknown>>>>();
+const MAX_STATEMENTS_PER_MODE = 200;
+
+function bind(manager: EntityManager, sql: string, params: ObjectLiteral): [string, unknown[]] {
+  return manager.connection.driver.escapeQueryWithParameters(sql, params) as [string, unknown[]];
+}
+
+function sqliteStatement(manager: EntityManager, sql: string, mode: Mode): Statement<unknown[], unknown> | null {
+  if (manager.connection.options.type !== 'better-sqlite3') return null;
+  const db = (manager.connection.driver as BetterSqlite3Driver).databaseConnection as Database;
+  let byMode = statements.get(db);
+  if (!byMode) {
+    byMode = { objects: new Map(), arrays: new Map(), run: new Map() };
+    statements.set(db, byMode);
+  }
+  const cache = byMode[mode];
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = execute(sql, [], () => db.prepare<unknown[], unknown>(sql));
+    if (mode === 'arrays') statement.raw(true);
+    cache.set(sql, statement);
+    if (cache.size > MAX_STATEMENTS_PER_MODE) cache.delete(cache.keys().next().value as string);
+  }
+  return statement;
+}
+
+/** Runs a statement; a failure is TypeORM's QueryFailedError, as through `manager.query` (unique-violation checks rely on it). */
+function execute<R>(sql: string, values: unknown[], work: () => R): R {
+  try {
+    return work();
+  } catch (error) {
+    throw new QueryFailedError(sql, values, error as Error);
+  }
+}
+
+/** The rows as objects keyed by column name. */
 export async function queryRows<R extends ObjectLiteral>(
   manager: EntityManager,
   sql: string,
   params: ObjectLiteral = {},
 ): Promise<R[]> {
-  const [text, values] = manager.connection.driver.escapeQueryWithParameters(sql, params);
+  const [text, values] = bind(manager, sql, params);
+  const statement = sqliteStatement(manager, text, 'objects');
+  if (statement) return execute(text, values, () => statement.all(...values) as R[]);
   return manager.query<R[]>(text, values);
 }
 
-/** Prepared statements in array mode, per SQLite connection (bounded: SQL text with `IN` lists varies). */
-const arrayStatements = new WeakMap<Database, Map<string, Statement<unknown[], unknown[]>>>();
-const MAX_ARRAY_STATEMENTS = 200;
-
 /**
- * Like `queryRows`, but each row is an array of the selected values in select order. On
- * SQLite the statement runs in better-sqlite3's array mode on TypeORM's own connection
- * (the one connection, so inside a transaction it reads what the transaction wrote): an
- * object with a property per column costs more than the query itself for wide rows.
+ * The rows as arrays of the selected values in select order. For wide rows: on
+ * better-sqlite3 an object with a property per column costs more than the query itself.
  */
 export async function queryArrays(
   manager: EntityManager,
   sql: string,
   params: ObjectLiteral = {},
 ): Promise<unknown[][]> {
-  const driver = manager.connection.driver;
-  const [text, values] = driver.escapeQueryWithParameters(sql, params) as [string, unknown[]];
-  if (manager.connection.options.type === 'better-sqlite3') {
-    return arrayStatement((driver as BetterSqlite3Driver).databaseConnection as Database, text).all(...values);
-  }
+  const [text, values] = bind(manager, sql, params);
+  const statement = sqliteStatement(manager, text, 'arrays');
+  if (statement) return execute(text, values, () => statement.all(...values) as unknown[][]);
   // mysql2 builds each row with its columns in select order (our aliases are never integer-like keys).
   const rows = await manager.query<ObjectLiteral[]>(text, values);
   return rows.map((row) => Object.values(row) as unknown[]);
 }
 
-function arrayStatement(db: Database, sql: string): Statement<unknown[], unknown[]> {
-  let cache = arrayStatements.get(db);
-  if (!cache) arrayStatements.set(db, (cache = new Map<string, Statement<unknown[], unknown[]>>()));
-  let statement = cache.get(sql);
-  if (!statement) {
-    statement = db.prepare<unknown[], unknown[]>(sql).raw(true);
-    cache.set(sql, statement);
-    if (cache.size > MAX_ARRAY_STATEMENTS) cache.delete(cache.keys().next().value as string);
-  }
-  return statement;
+/** Runs an INSERT and returns the generated id. */
+export async function insertReturningId(manager: EntityManager, sql: string, params: ObjectLiteral): Promise<number> {
+  const [text, values] = bind(manager, sql, params);
+  const statement = sqliteStatement(manager, text, 'run');
+  // better-sqlite3 answers with the last row id, mysql2 with a result header.
+  const id = statement
+    ? execute(text, values, () => statement.run(...values).lastInsertRowid)
+    : (await manager.query<{ insertId?: number | bigint } | undefined>(text, values))?.insertId;
+  if (id === undefined || id === null) throw new Error('insertReturningId: the driver returned no generated id');
+  return Number(id);
 }
