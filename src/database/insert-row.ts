@@ -1,13 +1,12 @@
-import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { insertReturningId } from './raw-query';
 
 /** The columns an INSERT may set, by property name, per entity (from TypeORM's metadata, read once). */
-const insertableColumns = new WeakMap<object, Map<string, ColumnMetadata>>();
+const insertableColumns = new WeakMap<EntityMetadata, Map<string, ColumnMetadata>>();
 
-function columnsOf(manager: EntityManager, entity: EntityTarget<ObjectLiteral>): Map<string, ColumnMetadata> {
-  const metadata = manager.connection.getMetadata(entity);
+function columnsOf(metadata: EntityMetadata): Map<string, ColumnMetadata> {
   let columns = insertableColumns.get(metadata);
   if (!columns) {
     if (metadata.relations.length > 0 || metadata.embeddeds.length > 0) {
@@ -35,7 +34,7 @@ export async function insertRow<T extends ObjectLiteral>(
 ): Promise<number> {
   const driver = manager.connection.driver;
   const metadata = manager.connection.getMetadata(entity);
-  const columns = columnsOf(manager, entity);
+  const columns = columnsOf(metadata);
   const names: string[] = [];
   const params: Record<string, unknown> = {};
   for (const [property, value] of Object.entries(values)) {

@@ -1,4 +1,4 @@
-import { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { parsePathRef } from './path-ref';
 
@@ -26,21 +26,11 @@ export async function findByPathRef<T extends ObjectLiteral>(
 }
 
 /**
- * Narrows a query over `alias` to the object a path names, so a read by ref is the one
- * query that also loads what the presenter needs. Throws the 404 envelope for a path
- * that cannot name an object; the caller answers 404 when the query finds no row.
+ * Narrows a read over `alias` to the object a path names, as SQL text and a bound
+ * parameter, so a read by ref is the one query that also loads what the presenter needs.
+ * Throws the 404 envelope for a path that cannot name an object; the caller answers 404
+ * when the query finds no row.
  */
-export function wherePathRef<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
-  alias: string,
-  target: RefTarget<ObjectLiteral>,
-  raw: string,
-): SelectQueryBuilder<T> {
-  const condition = pathRefCondition(alias, target, raw);
-  return qb.andWhere(condition.where, condition.params);
-}
-
-/** The same narrowing as `wherePathRef`, as SQL text and a bound parameter (for raw reads). */
 export function pathRefCondition(
   alias: string,
   target: RefTarget<ObjectLiteral>,
