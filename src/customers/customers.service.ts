@@ -8,7 +8,7 @@ import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { applyWhere, listQueryClause } from 'src/core/query';
-import { assertExternalKeyFree } from 'src/core/refs/external-key';
+import { assertExternalKeyFree, insertWithExternalKey } from 'src/core/refs/external-key';
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -75,14 +75,15 @@ export class CustomersService {
     this.assertReferences(dto);
     return this.uow.run(async (tx) => {
       const m = tx.manager;
-      await assertExternalKeyFree(m, Customer, 'customer_id', dto.external_key, 'customer');
       if (dto.parent_customer_id) await this.assertParentExists(m, dto.parent_customer_id, null);
       const now = this.clock.now();
-      const customerId = await insertRow(m, Customer, {
-        ...dtoColumns<Customer>(dto, NOT_COLUMNS),
-        ...newRecordStamps(ctx, now),
-        customer_status_str: 'active-current',
-      });
+      const customerId = await insertWithExternalKey(m, Customer, 'customer_id', dto.external_key, 'customer', () =>
+        insertRow(m, Customer, {
+          ...dtoColumns<Customer>(dto, NOT_COLUMNS),
+          ...newRecordStamps(ctx, now),
+          customer_status_str: 'active-current',
+        }),
+      );
 
       let superuser: Contact | null = null;
       if (this.hasSuperuserFields(dto)) {

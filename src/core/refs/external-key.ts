@@ -1,6 +1,7 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { queryRows } from 'src/database/raw-query';
+import { isUniqueViolation } from 'src/database/unique-violation';
 
 /**
  * External keys are unique among every row ever created, deleted ones included
@@ -24,6 +25,28 @@ export async function assertExternalKeyFree<T extends ObjectLiteral>(
   );
   if (existing && Number(existing.id) !== exceptId) {
     throw ApiError.badRequest(`Field "external_key": a ${resource} with external key "${externalKey}" already exists.`);
+  }
+}
+
+/**
+ * Runs the insert of a new row that carries `externalKey` and answers a taken key with
+ * the same 400 as assertExternalKeyFree, without a lookup up front: the unique index
+ * decides, and only an insert that fails pays for the query that names the problem.
+ * For hot create paths; any other failure is passed on unchanged.
+ */
+export async function insertWithExternalKey<T extends ObjectLiteral, R>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  idColumn: string,
+  externalKey: string | null | undefined,
+  resource: string,
+  insert: () => Promise<R>,
+): Promise<R> {
+  try {
+    return await insert();
+  } catch (error) {
+    if (isUniqueViolation(error)) await assertExternalKeyFree(manager, entity, idColumn, externalKey, resource);
+    throw error;
   }
 }
 
