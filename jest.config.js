@@ -6,7 +6,7 @@ const ESM_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', 'peek-re
 module.exports = {
   moduleFileExtensions: ['js', 'mjs', 'json', 'ts'],
   rootDir: '.',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
     '^.+\\.m?js$': [

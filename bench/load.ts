@@ -43,9 +43,8 @@ export async function warmUp(baseUrl: string, scenario: Scenario, settings: Load
   if (settings.warmupSeconds > 0) await runLoad(baseUrl, scenario, settings, settings.warmupSeconds);
 }
 
-/** A warm-up (discarded), then the measured run. */
+/** One measured run (the caller warms up first). */
 export async function measure(baseUrl: string, scenario: Scenario, settings: LoadSettings): Promise<Measurement> {
-  await warmUp(baseUrl, scenario, settings);
   const result = await runLoad(baseUrl, scenario, settings, settings.seconds);
   return {
     reqPerSec: result.requests.average,

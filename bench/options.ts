@@ -13,8 +13,10 @@ export interface MysqlAccess {
 export interface BenchOptions {
   db: BenchDbType;
   mysql: MysqlAccess;
-  /** Measured seconds per scenario and target. */
+  /** Measured seconds per round, scenario and target. */
   seconds: number;
+  /** Rounds per scenario; each measures the server and the baseline back to back. */
+  rounds: number;
   /** Unmeasured seconds before each measurement. */
   warmupSeconds: number;
   connections: number;
@@ -37,7 +39,8 @@ export function readOptions(env: Env = process.env): BenchOptions {
       password: env.BENCH_MYSQL_PASSWORD ?? '',
       database: 'billing_bench',
     },
-    seconds: readInt(env, 'BENCH_SECONDS', 10, 1),
+    seconds: readInt(env, 'BENCH_SECONDS', 5, 1),
+    rounds: readInt(env, 'BENCH_ROUNDS', 3, 1),
     warmupSeconds: readInt(env, 'BENCH_WARMUP', 2, 0),
     connections: readInt(env, 'BENCH_CONNECTIONS', 32, 1),
     customers: readInt(env, 'BENCH_CUSTOMERS', 100_000, 1),

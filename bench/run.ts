@@ -11,7 +11,7 @@ import { BenchDatabase, benchDatabase } from './bench-database';
 import { ChildServer, freePort, startChildServer } from './child-server';
 import { LoadSettings, Measurement, measure, smokeTest, warmUp } from './load';
 import { BenchOptions, readOptions } from './options';
-import { failureWarnings, memoryLine, resultsTable, ScenarioResult } from './report';
+import { combineRounds, failureWarnings, memoryLine, resultsTable, RoundPair, ScenarioResult } from './report';
 import { Scenario, scenarios } from './scenarios';
 
 const ROOT = resolve(__dirname, '..');
@@ -73,27 +73,35 @@ async function runScenarios(targets: Targets, options: BenchOptions, password: s
     }
   });
   const results: ScenarioResult[] = [];
-  for (const [index, scenario] of list.entries()) {
-    results.push(await measurePair(targets, scenario, settings, index % 2 === 0));
+  for (const scenario of list) {
+    // Each target's own warm-up for this scenario, then rounds of back-to-back measurements
+    // whose order alternates, so neither target always runs first.
+    for (const target of both(targets)) await warmUp(target.url, scenario, settings);
+    const pairs: RoundPair[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      pairs.push(await measurePair(targets, scenario, settings, round, (results.length + round) % 2 === 0));
+    }
+    results.push(combineRounds(scenario.name, pairs));
   }
   return results;
 }
 
-/** One scenario on both targets, one after the other. */
+/** One round of a scenario on both targets, one after the other. */
 async function measurePair(
   targets: Targets,
   scenario: Scenario,
   settings: LoadSettings,
+  round: number,
   serverFirst: boolean,
-): Promise<ScenarioResult> {
+): Promise<RoundPair> {
   const run = (who: keyof Targets): Promise<Measurement> =>
-    step(`${scenario.name} on the ${who}`, () => measureOn(targets[who], scenario, settings));
+    step(`${scenario.name} on the ${who}, round ${round + 1}`, () => measureOn(targets[who], scenario, settings));
   if (serverFirst) {
     const server = await run('server');
-    return { scenario: scenario.name, server, baseline: await run('baseline') };
+    return { server, baseline: await run('baseline') };
   }
   const baseline = await run('baseline');
-  return { scenario: scenario.name, server: await run('server'), baseline };
+  return { server: await run('server'), baseline };
 }
 
 function both(targets: Targets): ChildServer[] {
@@ -153,7 +161,7 @@ async function header(options: BenchOptions, database: BenchDatabase): Promise<s
     `Date: ${new Date().toISOString()}`,
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GB RAM, Node ${process.version}`,
     `Database: ${await database.describe()}`,
-    `Load: autocannon in the bench process, ${options.connections} connections, pipelining 1; a warm-up round of ${options.warmupSeconds} s per scenario and target, then per scenario and target ${options.warmupSeconds} s warm-up + ${options.seconds} s measured`,
+    `Load: autocannon in the bench process, ${options.connections} connections, pipelining 1; a warm-up round of ${options.warmupSeconds} s per scenario and target, then per scenario and target ${options.warmupSeconds} s warm-up + ${options.rounds} rounds of ${options.seconds} s measured (server and baseline back to back per round; medians reported)`,
     `Data: ${options.customers.toLocaleString('en-US')} seeded customers`,
   ].join('\n');
 }
