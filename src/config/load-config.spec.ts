@@ -155,6 +155,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_PASSWORD: 'pw' })).toThrow('API_USERNAME and API_PASSWORD must be set together');
   });
 
+  it.each([
+    ['API_USERNAME', { API_USERNAME: 'ad:min', API_PASSWORD: 'pw' }],
+    ['API_PASSWORD', { API_USERNAME: 'admin', API_PASSWORD: 'p:w' }],
+  ])('refuses a colon in %s (Basic auth could never match it)', (name, env) => {
+    expect(() => loadConfig(env)).toThrow(`${name} must not contain ":"`);
+  });
+
   it('refuses a PUBLIC_URL that is not a URL', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow('PUBLIC_URL must be an http(s) URL');
   });

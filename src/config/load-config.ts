@@ -45,6 +45,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if ((config.apiUsername === undefined) !== (config.apiPassword === undefined)) {
     problems.push('API_USERNAME and API_PASSWORD must be set together');
   }
+  // HTTP Basic joins them with ":", and passport-http splits on every ":", so a colon in
+  // either could never sign in: refuse it here rather than answer 401 forever.
+  for (const name of ['API_USERNAME', 'API_PASSWORD'] as const) {
+    if (env[name]?.includes(':')) problems.push(`${name} must not contain ":" (HTTP Basic auth could never match it)`);
+  }
   if (problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
