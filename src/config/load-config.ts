@@ -47,8 +47,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   // HTTP Basic joins them with ":", and passport-http splits on every ":", so a colon in
   // either could never sign in: refuse it here rather than answer 401 forever.
-  for (const name of ['API_USERNAME', 'API_PASSWORD'] as const) {
-    if (env[name]?.includes(':')) problems.push(`${name} must not contain ":" (HTTP Basic auth could never match it)`);
+  for (const [name, value] of [
+    ['API_USERNAME', config.apiUsername],
+    ['API_PASSWORD', config.apiPassword],
+  ] as const) {
+    if (value?.includes(':')) problems.push(`${name} must not contain ":" (HTTP Basic auth could never match it)`);
   }
   if (problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
