@@ -40,6 +40,31 @@ describe('customer events in the outbox', () => {
     expect(Object.keys(userEvents[0].data).sort()).toEqual(['the_users_password', 'user']);
   });
 
+  it('records customer insert with the customer exactly as a read presents it', async () => {
+    const body = {
+      company: 'As Read',
+      external_key: 'as-read-1',
+      bill_addr1: '1 Main St',
+      bill_city: 'Austin',
+      bill_state: 'TX',
+      bill_postcode: '78701',
+      bill_country: 'US',
+      ship_addr1: '2 Side St',
+      custom_3: 'three',
+      terms_id: 2,
+      no_taxes: true,
+      no_dunning: true,
+      invoice_delivery: 'print',
+      tax_ident: 'TX-99',
+      tags: ['vip', 'net30'],
+    };
+    const id = (await t.post('/api/v3/customer', body).expect(201)).body.response.id as number;
+    const [insert] = await eventsFor('customer', id);
+    const read = (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response as Record<string, unknown>;
+    expect(read).toMatchObject({ company: 'As Read', no_taxes: true, terms_id: 2, tags: ['vip', 'net30'] });
+    expect(insert.data).toEqual({ customer: read, user: null });
+  });
+
   it('records customer update, and super when the main contact changes', async () => {
     const id = (
       await t.post('/api/v3/customer', { company: 'Supers', superuser_email: 'first@example.com' }).expect(201)

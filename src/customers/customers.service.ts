@@ -77,20 +77,26 @@ export class CustomersService {
       const m = tx.manager;
       if (dto.parent_customer_id) await this.assertParentExists(m, dto.parent_customer_id, null);
       const now = this.clock.now();
-      const customerId = await insertWithExternalKey(m, Customer, 'customer_id', dto.external_key, 'customer', () =>
-        insertRow(m, Customer, {
+      const inserted = await insertWithExternalKey(m, Customer, 'customer_id', dto.external_key, 'customer', () =>
+        this.reader.insert(m, {
           ...dtoColumns<Customer>(dto, NOT_COLUMNS),
           ...newRecordStamps(ctx, now),
           customer_status_str: 'active-current',
         }),
       );
+      const customerId = inserted.customer_id;
 
       let superuser: Contact | null = null;
       if (this.hasSuperuserFields(dto)) {
         superuser = await this.createMainContact(tx, ctx, customerId, dto, now);
       }
       await this.revisions.record(tx, ctx, 'customer', customerId, 'Customer created');
-      await this.recordCustomerEvent(tx, ctx, customerId, 'insert', false, true);
+      // A new customer has no invoices or payments yet: its figures are zero. The inserted row
+      // is the whole customer unless a main contact was added to it since.
+      const customer = superuser
+        ? await this.presentById(m, customerId, true)
+        : this.presenter.present({ ...inserted, superuser: null }, EMPTY_FIGURES);
+      await this.recordEventOf(tx, ctx, customer, 'insert', false);
       if (superuser) {
         await this.events.record(tx, ctx, {
           contextStr: 'user',
@@ -179,19 +185,27 @@ export class CustomersService {
   }
 
   /** Records a customer event with its `customer` and main-contact `user` data. */
-  async recordCustomerEvent(
+  async recordCustomerEvent(tx: Tx, ctx: RequestContext, id: number, event: string, withUserId: boolean): Promise<void> {
+    await this.recordEventOf(tx, ctx, await this.presentById(tx.manager, id), event, withUserId);
+  }
+
+  /** Records a customer event for `customer` as presented in this transaction. */
+  private async recordEventOf(
     tx: Tx,
     ctx: RequestContext,
-    id: number,
+    customer: Record<string, unknown>,
     event: string,
     withUserId: boolean,
-    justCreated = false,
   ): Promise<void> {
-    const customer = await this.presentById(tx.manager, id, justCreated);
     const superuserId = customer.superuser_id as number | null;
     const user = superuserId ? await this.presentContactById(tx.manager, superuserId) : null;
     const data = withUserId ? { user_id: null, customer, user } : { customer, user };
-    await this.events.record(tx, ctx, { contextStr: 'customer', contextId: id, event, data });
+    await this.events.record(tx, ctx, {
+      contextStr: 'customer',
+      contextId: customer.customer_id as number,
+      event,
+      data,
+    });
   }
 
   private async presentMany(manager: EntityManager, rows: CustomerWithSuperuser[]): Promise<Record<string, unknown>[]> {

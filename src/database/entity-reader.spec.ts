@@ -4,6 +4,7 @@ import { Column, DataSource, DeleteDateColumn, Entity, Index, PrimaryGeneratedCo
 import { AMOUNT } from 'src/core/money/decimal.transformer';
 import { bindNumbersOnSqlite } from './sqlite-number-binding';
 import { EntityReader } from './entity-reader';
+import * as insertReturning from './insert-returning';
 import { insertRow } from './insert-row';
 import { queryRows } from './raw-query';
 import { isUniqueViolation } from './unique-violation';
@@ -157,6 +158,51 @@ describe('EntityReader and insertRow', () => {
       joins: [{ property: 'owner', entity: Owner, alias: 'o', on: 'o.owner_id = a.owner_id', columns: ['nmae'] }],
     });
     await expect(wrong.many(m)).rejects.toThrow('Owner has no column nmae');
+  });
+
+  describe('insert', () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    async function insertedAndReadBack(): Promise<[AccountWithOwner, AccountWithOwner | null]> {
+      const m = dataSource.manager;
+      const ownerId = await insertRow(m, Owner, { name: 'Olga' });
+      const inserted = await reader.insert(m, {
+        company: 'Acme',
+        owner_id: ownerId,
+        balance: new Decimal('12.3'),
+        tags: ['vip'],
+        write_datetime: when,
+      });
+      return [inserted, await reader.one(m, { where: 'a.account_id = :id', params: { id: inserted.account_id } })];
+    }
+
+    it.each([
+      ['with INSERT ... RETURNING', true],
+      ['with an insert and a read by id (MySQL)', false],
+    ])('returns the new row as a read hydrates it, column defaults included (%s)', async (_name, returning) => {
+      const asked = jest.spyOn(insertReturning, 'supportsInsertReturning').mockResolvedValue(returning);
+      const [inserted, readBack] = await insertedAndReadBack();
+      expect(asked).toHaveBeenCalled();
+      expect(inserted).toBeInstanceOf(Account);
+      expect(inserted.balance).toBeInstanceOf(Decimal);
+      expect(inserted).toMatchObject({ company: 'Acme', no_taxes: false, delivery: 'email', tags: ['vip'] });
+      expect(inserted.write_datetime.toISOString()).toBe(when.toISOString());
+      // Everything but the joined entity, which the caller knows (a read loads it).
+      expect(inserted).not.toHaveProperty('owner');
+      const { owner, ...readColumns } = readBack as AccountWithOwner;
+      expect(owner?.name).toBe('Olga');
+      expect(inserted).toEqual(Object.assign(new Account(), readColumns));
+    });
+
+    it('answers a duplicate with a recognisable unique violation and writes nothing', async () => {
+      const m = dataSource.manager;
+      await reader.insert(m, { code: 'A1', balance: new Decimal(0), write_datetime: when });
+      const duplicate = await reader
+        .insert(m, { code: 'A1', balance: new Decimal(0), write_datetime: when })
+        .catch((error: unknown) => error);
+      expect(isUniqueViolation(duplicate)).toBe(true);
+      expect(await m.count(Account)).toBe(1);
+    });
   });
 
   it('fails as TypeORM does: a duplicate is a recognisable unique violation, bad SQL a query error', async () => {

@@ -1,6 +1,9 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { queryArrays } from './raw-query';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { supportsInsertReturning } from './insert-returning';
+import { insertStatement } from './insert-row';
+import { insertReturningId, queryArrays } from './raw-query';
 
 /** A second entity loaded by the same query and set on a property of the first (null when none matches). */
 export interface JoinedEntity {
@@ -48,6 +51,10 @@ interface Compiled {
   select: string;
   softDelete: string | null;
   parts: EntityPart[];
+  /** The main entity's selected columns, in select order, unqualified (for RETURNING). */
+  mainColumns: string;
+  /** The main entity's selected columns of one row by primary key (`:id`), soft-deleted or not. */
+  mainById: string;
 }
 
 /**
@@ -78,6 +85,26 @@ export class EntityReader<T extends ObjectLiteral> {
 
   async one(manager: EntityManager, clause: ReadClause): Promise<T | null> {
     return (await this.many(manager, clause))[0] ?? null;
+  }
+
+  /**
+   * Inserts one row of the main entity (see insertStatement) and returns it as stored,
+   * generated id and column defaults included, hydrated as `many` hydrates it; joined
+   * properties are left unset (what a new row joins is the caller's to know). One
+   * statement where the database has INSERT ... RETURNING, else the insert and a read by id.
+   */
+  async insert(manager: EntityManager, values: QueryDeepPartialEntity<T>): Promise<T> {
+    const { parts, mainColumns, mainById } = this.compile();
+    const { sql, params } = insertStatement(manager, this.spec.entity, values);
+    let rows: unknown[][];
+    if (await supportsInsertReturning(manager)) {
+      rows = await queryArrays(manager, `${sql} RETURNING ${mainColumns}`, params);
+    } else {
+      const id = await insertReturningId(manager, sql, params);
+      rows = await queryArrays(manager, mainById, { id });
+    }
+    if (rows.length !== 1) throw new Error(`EntityReader.insert: the new ${parts[0].metadata.name} row was not read back`);
+    return this.hydrate(rows[0], parts.slice(0, 1));
   }
 
   private hydrate(row: unknown[], parts: EntityPart[]): T {
@@ -134,7 +161,12 @@ export class EntityReader<T extends ObjectLiteral> {
       );
     }
     const from = `FROM ${driver.escape(main.tableName)} ${this.spec.alias}`;
+    // The main part's columns come first in the select, so a row of just them hydrates by the same positions.
+    const mainColumns = parts[0].columns.map((read) => driver.escape(read.column.databaseName)).join(', ');
+    const primary = driver.escape(main.primaryColumns[0].databaseName);
     this.compiled = {
+      mainColumns,
+      mainById: `SELECT ${mainColumns} FROM ${driver.escape(main.tableName)} WHERE ${primary} = :id`,
       select: [`SELECT ${selects.join(', ')}`, from, ...joins].join(' '),
       softDelete: softDeleteCondition(main, this.spec.alias, driver.escape.bind(driver)),
       parts,

@@ -20,18 +20,23 @@ function columnsOf(metadata: EntityMetadata): Map<string, ColumnMetadata> {
   return columns;
 }
 
+/** An INSERT of one row: trusted SQL text and its named parameters. */
+export interface InsertStatement {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
 /**
- * Inserts one row and returns its generated id. Only the given column values are written (the
- * database's column defaults, which the migrations keep equal to the entities', fill the
- * rest); each value goes through the driver's own conversion and the column's transformer
- * and is bound, exactly as TypeORM's insert does. Unlike `manager.insert`, nothing is
- * re-selected afterwards and no query builder is built: a write here is one statement.
+ * The INSERT of one row with only the given column values (the database's column
+ * defaults, which the migrations keep equal to the entities', fill the rest); each value
+ * goes through the driver's own conversion and the column's transformer and is bound,
+ * exactly as TypeORM's insert does.
  */
-export async function insertRow<T extends ObjectLiteral>(
+export function insertStatement<T extends ObjectLiteral>(
   manager: EntityManager,
   entity: EntityTarget<T>,
   values: QueryDeepPartialEntity<T>,
-): Promise<number> {
+): InsertStatement {
   const driver = manager.connection.driver;
   const metadata = manager.connection.getMetadata(entity);
   const columns = columnsOf(metadata);
@@ -47,6 +52,22 @@ export async function insertRow<T extends ObjectLiteral>(
   }
   if (names.length === 0) throw new Error(`insertRow: no values for ${metadata.name}`);
   const placeholders = names.map((_, i) => `:v${i}`).join(', ');
-  const sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${names.join(', ')}) VALUES (${placeholders})`;
+  return {
+    sql: `INSERT INTO ${driver.escape(metadata.tableName)} (${names.join(', ')}) VALUES (${placeholders})`,
+    params,
+  };
+}
+
+/**
+ * Inserts one row (see insertStatement) and returns its generated id. Unlike
+ * `manager.insert`, nothing is re-selected afterwards and no query builder is built: a
+ * write here is one statement.
+ */
+export async function insertRow<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  values: QueryDeepPartialEntity<T>,
+): Promise<number> {
+  const { sql, params } = insertStatement(manager, entity, values);
   return insertReturningId(manager, sql, params);
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
@@ -15,8 +15,9 @@ interface CachedCredential {
 const SNAPSHOT_MS = 10_000;
 const DUMMY_DIGEST = Buffer.alloc(32);
 
+/** One-shot digest (Node ≥ 20.12): no Hash object per request, unlike createHash().update().digest(). */
 function sha256(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 /** Checks API credentials (constant time, no slow hash per request) and bootstraps the first one. */

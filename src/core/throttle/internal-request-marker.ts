@@ -15,6 +15,8 @@ export class InternalRequestMarker {
 
   isInternal(req: Request): boolean {
     const value = req.headers[this.header];
+    if (value === undefined) return false;
+    // Only when present: a delete turns the headers object into a slow dictionary.
     delete req.headers[this.header];
     if (typeof value !== 'string' || value.length !== this.secret.length) return false;
     return timingSafeEqual(Buffer.from(value), this.expected);
