@@ -3,6 +3,7 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { ReferenceService } from 'src/reference/reference.service';
 import { Contact } from './entities/contact.entity';
+import { customFields20 } from 'src/core/wire/custom-fields';
 
 export interface ContactCustomerRef {
   customer_id: number;
@@ -25,8 +26,6 @@ export function presentContact(
   reference: ReferenceService,
 ): Record<string, unknown> {
   const name = contactName(contact);
-  const custom: Record<string, string | null> = {};
-  for (let i = 1; i <= 20; i++) custom[`custom_${i}`] = contact[`custom_${i}`] ?? null;
   return {
     user_id: contact.user_id,
     external_key: contact.external_key,
@@ -47,7 +46,7 @@ export function presentContact(
     display_as: name,
     username: contact.username,
     customer_id: contact.customer_id,
-    ...custom,
+    ...customFields20(contact),
     url_self: wire.apiUrl('user', contact.user_id),
     customers: customer ? [{ customer_id: String(customer.customer_id), company: customer.company }] : [],
   };

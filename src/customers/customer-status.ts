@@ -10,5 +10,5 @@ export type CustomerStatusStr = keyof typeof CUSTOMER_STATUSES;
 
 export function customerStatus(str: string): { id: number; name: string; state: string; str: string } {
   const status = CUSTOMER_STATUSES[str as CustomerStatusStr] ?? CUSTOMER_STATUSES['active-current'];
-  return { ...status, str };
+  return { id: status.id, name: status.name, state: status.state, str };
 }

@@ -7,6 +7,7 @@ import { ReferenceService } from 'src/reference/reference.service';
 import { CustomerFigures, EMPTY_FIGURES } from './customer-figures';
 import { customerStatus } from './customer-status';
 import { Customer } from './entities/customer.entity';
+import { customFields20 } from 'src/core/wire/custom-fields';
 
 /** The main-contact fields a customer shows: the only ones its read loads. */
 export const SUPERUSER_COLUMNS = [
@@ -39,8 +40,6 @@ export class CustomerPresenter {
     const admin = this.reference.admin(c.admin_id);
     const status = customerStatus(c.customer_status_str);
     const displayAs = c.company && c.company.trim() !== '' ? c.company : su ? contactName(su) : '';
-    const custom: Record<string, string | null> = {};
-    for (let i = 1; i <= 20; i++) custom[`custom_${i}`] = c[`custom_${i}`] ?? null;
     return {
       superuser_id: c.superuser_id,
       external_key: c.external_key,
@@ -64,7 +63,7 @@ export class CustomerPresenter {
       ship_notes: null,
       terms_id: c.terms_id,
       class_id: c.class_id,
-      ...custom,
+      ...customFields20(c),
       admin_id: c.admin_id,
       campaign_id: c.campaign_id,
       campaign_details: c.campaign_details,

@@ -16,6 +16,7 @@ import { InvoiceApplied } from './invoice-extensions';
 import { InvoiceFigures } from './invoice-figures';
 import { INVOICE_STATUSES } from './invoice-status';
 import { scheduleBalances } from './schedule-balances';
+import { customFields10, customFields20 } from 'src/core/wire/custom-fields';
 
 export type LineWithItem = InvoiceLine & { item?: Item | null };
 
@@ -35,8 +36,6 @@ export class InvoicePresenter {
     const terms = this.reference.terms(i.terms_id);
     const admin = this.reference.admin(i.admin_id);
     const status = INVOICE_STATUSES[figures.status];
-    const custom: Record<string, string | null> = {};
-    for (let n = 1; n <= 20; n++) custom[`custom_${n}`] = i[`custom_${n}`] ?? null;
     return {
       invoice_id: i.invoice_id,
       currency_id: i.currency_id,
@@ -60,7 +59,7 @@ export class InvoicePresenter {
       ship_postcode: i.ship_postcode,
       ship_country: i.ship_country,
       ship_notes: i.ship_notes,
-      ...custom,
+      ...customFields20(i),
       write_datetime: this.wire.datetime(i.write_datetime),
       void_datetime: this.wire.datetime(i.void_datetime),
       currency_symbol: currency?.currency_symbol ?? null,
@@ -139,8 +138,6 @@ export class InvoicePresenter {
   line(l: LineWithItem, taxes: Map<number, GroupTax>): Record<string, unknown> {
     const item = l.item ?? null;
     const tax = l.tax_group_id === null ? undefined : taxes.get(l.tax_group_id);
-    const custom: Record<string, string | null> = {};
-    for (let n = 1; n <= 10; n++) custom[`custom_${n}`] = l[`custom_${n}`] ?? null;
     return {
       invoice_id: l.invoice_id,
       item_id: l.item_id,
@@ -158,7 +155,7 @@ export class InvoicePresenter {
       is_usage: l.is_usage,
       is_recurring: l.is_recurring,
       is_taxed: l.is_taxed,
-      ...custom,
+      ...customFields10(l),
       item_name: item?.name ?? null,
       item_external_key: item?.external_key ?? null,
       item_token: item?.token ?? null,

@@ -6,6 +6,7 @@ import { Transaction } from './entities/transaction.entity';
 import { TransactionFigures } from './transaction-figures';
 import { TRANSACTION_TYPE_NAMES } from './transaction-kinds';
 import { TRANSACTION_STATUSES, TransactionStatusStr } from './transaction-status';
+import { customFields5 } from 'src/core/wire/custom-fields';
 
 /** The wire shape of a transaction (field order as recorded, then the other read-only fields). */
 @Injectable()
@@ -18,8 +19,6 @@ export class TransactionPresenter {
   present(t: Transaction, figures: TransactionFigures, single: boolean): Record<string, unknown> {
     const currency = this.reference.currency(t.currency_id);
     const status = TRANSACTION_STATUSES[t.status_str as TransactionStatusStr];
-    const custom: Record<string, string | null> = {};
-    for (let i = 1; i <= 5; i++) custom[`custom_${i}`] = t[`custom_${i}`] ?? null;
     const wire: Record<string, unknown> = {
       transaction_id: t.transaction_id,
       gateway_id: t.gateway_id,
@@ -60,7 +59,7 @@ export class TransactionPresenter {
       transaction_status_str: t.status_str,
       transaction_status_state: status.state,
       memo: t.memo,
-      ...custom,
+      ...customFields5(t),
       url_self: this.wire.apiUrl('transaction', t.transaction_id),
     };
     if (!single) return wire;
