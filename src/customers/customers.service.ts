@@ -95,7 +95,7 @@ export class CustomersService {
       // is the whole customer unless a main contact was added to it since.
       const customer = superuser
         ? await this.presentById(m, customerId, true)
-        : this.presenter.present({ ...inserted, superuser: null }, EMPTY_FIGURES);
+        : this.presenter.present(inserted, EMPTY_FIGURES);
       await this.recordEventOf(tx, ctx, customer, 'insert', false);
       if (superuser) {
         await this.events.record(tx, ctx, {
