@@ -32,7 +32,10 @@ export function buildDataSourceOptions(db: DbConfig): DataSourceOptions {
       // mysql2 otherwise captures a stack trace for every query (to decorate errors): a
       // tenth of a simple read's CPU, for stacks no client ever sees.
       trace: false,
-      extra: { connectionLimit: 20, decimalNumbers: false },
+      // Prepared statements (database/mysql-prepared.ts) are kept per connection, the least
+      // recently used closed beyond 100: 2,000 per process against MariaDB's default
+      // server-wide cap of 16,382 (max_prepared_stmt_count), so several processes fit.
+      extra: { connectionLimit: 20, decimalNumbers: false, maxPreparedStatements: 100 },
     };
   }
   if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });

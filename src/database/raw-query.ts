@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { EntityManager, ObjectLiteral, QueryFailedError } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
+import { executePrepared } from './mysql-prepared';
 
 /**
  * Trusted SQL with named parameters (`:name`, `:...list`). The names become the driver's
@@ -9,8 +10,9 @@ import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSq
  *
  * On SQLite the statements run on TypeORM's own connection (the only one, so inside a
  * transaction they see and make its changes) through a cache of prepared statements,
- * without TypeORM's per-query wrapper; on MySQL through `manager.query` (the
- * transaction's connection when there is one).
+ * without TypeORM's per-query wrapper; on MySQL as prepared statements (mysql-prepared.ts)
+ * on the transaction's connection when there is one, or through `manager.query` when a
+ * value has no exact binary binding.
  */
 
 type Mode = 'objects' | 'arrays' | 'run';
@@ -60,7 +62,7 @@ export async function queryRows<R extends ObjectLiteral>(
   const [text, values] = bind(manager, sql, params);
   const statement = sqliteStatement(manager, text, 'objects');
   if (statement) return execute(text, values, () => statement.all(...values) as R[]);
-  return manager.query<R[]>(text, values);
+  return executePrepared<R[]>(manager, text, values, false) ?? manager.query<R[]>(text, values);
 }
 
 /**
@@ -75,6 +77,8 @@ export async function queryArrays(
   const [text, values] = bind(manager, sql, params);
   const statement = sqliteStatement(manager, text, 'arrays');
   if (statement) return execute(text, values, () => statement.all(...values) as unknown[][]);
+  const prepared = executePrepared<unknown[][]>(manager, text, values, true);
+  if (prepared) return prepared;
   // mysql2 builds each row with its columns in select order (our aliases are never integer-like keys).
   const rows = await manager.query<ObjectLiteral[]>(text, values);
   return rows.map((row) => Object.values(row) as unknown[]);
@@ -87,7 +91,10 @@ export async function insertReturningId(manager: EntityManager, sql: string, par
   // better-sqlite3 answers with the last row id, mysql2 with a result header.
   const id = statement
     ? execute(text, values, () => statement.run(...values).lastInsertRowid)
-    : (await manager.query<{ insertId?: number | bigint } | undefined>(text, values))?.insertId;
+    : (
+        await (executePrepared<{ insertId?: number | bigint } | undefined>(manager, text, values, false) ??
+          manager.query<{ insertId?: number | bigint } | undefined>(text, values))
+      )?.insertId;
   if (id === undefined || id === null) throw new Error('insertReturningId: the driver returned no generated id');
   return Number(id);
 }
