@@ -1,0 +1,97 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { MAX_GROUP_UNITS, SqliteGroupCommit } from './sqlite-group-commit';
+
+/** A real in-memory SQLite through TypeORM, with one table and a count of top-level COMMITs. */
+async function setUp(): Promise<{ ds: DataSource; writer: SqliteGroupCommit; commits: () => number }> {
+  const ds = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+  await ds.initialize();
+  await ds.query('CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  const runner = ds.createQueryRunner();
+  const query = jest.spyOn(runner, 'query');
+  const writer = new SqliteGroupCommit(() => ds.createQueryRunner());
+  return { ds, writer, commits: () => query.mock.calls.filter(([sql]) => sql === 'COMMIT').length };
+}
+
+const insert = (manager: EntityManager, id: number): Promise<unknown> =>
+  manager.query('INSERT INTO note (id, body) VALUES (?, ?)', [id, `note ${id}`]);
+
+async function ids(ds: DataSource): Promise<number[]> {
+  const rows: Array<{ id: number }> = await ds.query('SELECT id FROM note ORDER BY id');
+  return rows.map((r) => r.id);
+}
+
+describe('SqliteGroupCommit', () => {
+  let ds: DataSource;
+  afterEach(async () => {
+    await ds.destroy();
+  });
+
+  it('commits a lone write at once, with its result', async () => {
+    const t = await setUp();
+    ds = t.ds;
+    await expect(t.writer.run(async (m) => (await insert(m, 1), 'done'))).resolves.toBe('done');
+    expect(t.commits()).toBe(1);
+    expect(await ids(ds)).toEqual([1]);
+  });
+
+  it('commits writes that queue up together, in the order they came', async () => {
+    const t = await setUp();
+    ds = t.ds;
+    const order: number[] = [];
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((id) => t.writer.run(async (m) => (order.push(id), await insert(m, id), id))),
+    );
+    expect(results).toEqual([1, 2, 3, 4, 5]);
+    expect(order).toEqual([1, 2, 3, 4, 5]);
+    expect(t.commits()).toBe(1);
+    expect(await ids(ds)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('rolls a failing write back alone: the others of its group commit', async () => {
+    const t = await setUp();
+    ds = t.ds;
+    const outcomes = await Promise.allSettled([
+      t.writer.run((m) => insert(m, 1)),
+      t.writer.run(async (m) => {
+        await insert(m, 2);
+        throw new Error('invalid input');
+      }),
+      t.writer.run((m) => insert(m, 3)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('invalid input'));
+    expect(await ids(ds)).toEqual([1, 3]);
+    expect(t.commits()).toBe(1);
+  });
+
+  it('fails every write of a group whose COMMIT fails, keeps none of them, and goes on with the next group', async () => {
+    const t = await setUp();
+    ds = t.ds;
+    const runner = ds.createQueryRunner();
+    const realCommit = Object.getPrototypeOf(runner) as { commitTransaction(this: unknown): Promise<void> };
+    // Two savepoint releases pass; the third call, the group's COMMIT, fails once.
+    let calls = 0;
+    jest.spyOn(runner, 'commitTransaction').mockImplementation(() => {
+      calls++;
+      return calls === 3 ? Promise.reject(new Error('disk I/O error')) : realCommit.commitTransaction.call(runner);
+    });
+
+    const outcomes = await Promise.allSettled([t.writer.run((m) => insert(m, 1)), t.writer.run((m) => insert(m, 2))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect((outcomes[0] as PromiseRejectedResult).reason).toEqual(new Error('disk I/O error'));
+    expect(await ids(ds)).toEqual([]);
+    expect(runner.isTransactionActive).toBe(false);
+
+    await expect(t.writer.run((m) => insert(m, 3))).resolves.toBeDefined();
+    expect(await ids(ds)).toEqual([3]);
+  });
+
+  it(`puts at most ${MAX_GROUP_UNITS} writes under one COMMIT`, async () => {
+    const t = await setUp();
+    ds = t.ds;
+    const count = MAX_GROUP_UNITS + 5;
+    await Promise.all(Array.from({ length: count }, (_, i) => t.writer.run((m) => insert(m, i + 1))));
+    expect(t.commits()).toBe(2);
+    expect(await ids(ds)).toHaveLength(count);
+  });
+});

