@@ -1,4 +1,3 @@
-import { TypedParameter } from 'mysql2';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import { executePrepared, preparedValues } from './mysql-prepared';
 
@@ -21,16 +20,17 @@ function fakeManager(type: string, outcome: { error?: Error; result?: unknown } 
 }
 
 describe('preparedValues', () => {
-  it('binds strings, null and dates as they are, booleans as TINY and safe integers as BIGINT', () => {
+  it('binds strings, null and dates as they are, booleans and safe integers as their digits', () => {
     const date = new Date('2026-11-23T12:00:00Z');
-    expect(preparedValues(['abc', null, date, true, false, 42, -7])).toEqual([
+    expect(preparedValues(['abc', null, date, true, false, 42, -7, 2 ** 53 - 1])).toEqual([
       'abc',
       null,
       date,
-      TypedParameter.TINY(1),
-      TypedParameter.TINY(0),
-      TypedParameter.LONGLONG(42),
-      TypedParameter.LONGLONG(-7),
+      '1',
+      '0',
+      '42',
+      '-7',
+      '9007199254740991',
     ]);
   });
 
@@ -63,7 +63,7 @@ describe('executePrepared', () => {
     await expect(executePrepared(manager, 'SELECT ?, ?', [1, 'a'], true)).resolves.toEqual([[1, 'a']]);
     expect(execute).toHaveBeenCalledWith(
       { sql: 'SELECT ?, ?', rowsAsArray: true },
-      [TypedParameter.LONGLONG(1), 'a'],
+      ['1', 'a'],
       expect.any(Function),
     );
   });

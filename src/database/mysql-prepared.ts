@@ -1,4 +1,3 @@
-import { TypedParameter, TypedParameterValue } from 'mysql2';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import type { MysqlQueryRunner } from 'typeorm/driver/mysql/MysqlQueryRunner';
@@ -11,9 +10,12 @@ import type { MysqlQueryRunner } from 'typeorm/driver/mysql/MysqlQueryRunner';
  * (`maxPreparedStatements` in data-source-options.ts) and closes the ones it evicts.
  *
  * Only values whose binary binding means exactly what the text protocol's literal means
- * are prepared: strings, null, booleans, dates and safe integers (bound as BIGINT, not
- * as mysql2's default DOUBLE). Anything else (a fractional number, an object) returns
- * null, and the caller runs the statement as text through TypeORM.
+ * are prepared: strings, null, dates, booleans and safe integers. Integers and booleans go
+ * as their decimal digits, which the server converts exactly to the column's type (a
+ * DOUBLE, mysql2's default for a number, would not print back exactly into a string
+ * column; a typed BIGINT costs a BigInt per value, 11 % of a list's CPU). Anything else
+ * (a fractional number, an object) returns null, and the caller runs the statement as
+ * text through TypeORM.
  */
 
 /** What mysql2's callback API offers on a pool and on a pooled connection. */
@@ -25,12 +27,12 @@ interface Executor {
   ): void;
 }
 
-type Bound = string | Date | null | TypedParameterValue;
+type Bound = string | Date | null;
 
 function preparedValue(value: unknown): Bound | undefined {
   if (value === null || typeof value === 'string' || value instanceof Date) return value;
-  if (typeof value === 'boolean') return TypedParameter.TINY(value ? 1 : 0);
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return TypedParameter.LONGLONG(value);
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   return undefined;
 }
 
