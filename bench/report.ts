@@ -56,8 +56,14 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-export function meetsAims(result: ScenarioResult): boolean {
-  return result.ratio >= AIM_RATIO && result.server.p99Ms < AIM_P99_MS;
+/** `met`, `NOT met`, or which of the two aims holds. */
+export function aimsVerdict(result: ScenarioResult): string {
+  const ratio = result.ratio >= AIM_RATIO;
+  const p99 = result.server.p99Ms < AIM_P99_MS;
+  if (ratio && p99) return 'met';
+  if (ratio) return 'ratio met, p99 NOT';
+  if (p99) return 'p99 met, ratio NOT';
+  return 'NOT met';
 }
 
 /** A Markdown table, ready to paste into bench/RESULTS.md. */
@@ -80,7 +86,7 @@ export function resultsTable(results: ScenarioResult[]): string {
     `${r.server.p50Ms} / ${r.server.p99Ms}`,
     `${r.baseline.p50Ms} / ${r.baseline.p99Ms}`,
     `${failures(r.server)} / ${failures(r.baseline)}`,
-    meetsAims(r) ? 'met' : 'NOT met',
+    aimsVerdict(r),
   ]);
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
