@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { MAX_GROUP_UNITS, SqliteGroupCommit } from './sqlite-group-commit';
+import { performance } from 'node:perf_hooks';
+import { MAX_GROUP_MS, MAX_GROUP_UNITS, SqliteGroupCommit } from './sqlite-group-commit';
 
 /** A real in-memory SQLite through TypeORM, with one table and a count of top-level COMMITs. */
 async function setUp(): Promise<{ ds: DataSource; writer: SqliteGroupCommit; commits: () => number }> {
@@ -93,5 +94,23 @@ describe('SqliteGroupCommit', () => {
     await Promise.all(Array.from({ length: count }, (_, i) => t.writer.run((m) => insert(m, i + 1))));
     expect(t.commits()).toBe(2);
     expect(await ids(ds)).toHaveLength(count);
+  });
+
+  it(`starts a new group once one has been open ${MAX_GROUP_MS} ms, so a slow write delays few others`, async () => {
+    const t = await setUp();
+    ds = t.ds;
+    let now = 1_000;
+    const clock = jest.spyOn(performance, 'now').mockImplementation(() => now);
+    await Promise.all([
+      t.writer.run(async (m) => {
+        await insert(m, 1);
+        now += MAX_GROUP_MS; // a slow write
+      }),
+      t.writer.run((m) => insert(m, 2)),
+      t.writer.run((m) => insert(m, 3)),
+    ]);
+    clock.mockRestore();
+    expect(t.commits()).toBe(2);
+    expect(await ids(ds)).toEqual([1, 2, 3]);
   });
 });
