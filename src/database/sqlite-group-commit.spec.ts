@@ -87,6 +87,30 @@ describe('SqliteGroupCommit', () => {
     expect(await ids(ds)).toEqual([3]);
   });
 
+  it('abandons the whole group when a failed write cannot be rolled back, and goes on with the next group', async () => {
+    const t = await setUp();
+    ds = t.ds;
+    const runner = ds.createQueryRunner();
+    jest.spyOn(runner, 'rollbackTransaction').mockRejectedValueOnce(new Error('disk I/O error'));
+    const outcomes = await Promise.allSettled([
+      t.writer.run((m) => insert(m, 1)),
+      t.writer.run(async (m) => {
+        await insert(m, 2);
+        throw new Error('invalid input');
+      }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect((outcomes[0] as PromiseRejectedResult).reason).toEqual(
+      new Error('A write failed and could not be rolled back.'),
+    );
+    expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('invalid input'));
+    expect(await ids(ds)).toEqual([]);
+    expect(runner.isTransactionActive).toBe(false);
+
+    await t.writer.run((m) => insert(m, 3));
+    expect(await ids(ds)).toEqual([3]);
+  });
+
   it(`puts at most ${MAX_GROUP_UNITS} writes under one COMMIT`, async () => {
     const t = await setUp();
     ds = t.ds;

@@ -123,9 +123,13 @@ export class SqliteGroupCommit {
 
   /** Rolls the whole group back and fails every unit that had succeeded in it. */
   private async abandon(runner: QueryRunner, finished: Finished[], error: unknown): Promise<void> {
-    if (runner.isTransactionActive) {
-      // Unwind any savepoint levels TypeORM still counts, then the transaction.
-      while (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => forceEnd(runner));
+    // Unwind any savepoint levels TypeORM still counts, then the transaction.
+    while (runner.isTransactionActive) {
+      try {
+        await runner.rollbackTransaction();
+      } catch {
+        await forceEnd(runner);
+      }
     }
     this.failAll(
       finished.map((f) => f.unit),
@@ -138,8 +142,13 @@ export class SqliteGroupCommit {
   }
 }
 
-/** When even ROLLBACK fails, TypeORM's bookkeeping is reset so the next group can begin. */
-function forceEnd(runner: QueryRunner): void {
+/**
+ * When a rollback fails (SQLite may already have ended the transaction itself, after an
+ * I/O error for one), ends whatever is left and resets TypeORM's bookkeeping, so the
+ * next group can begin.
+ */
+async function forceEnd(runner: QueryRunner): Promise<void> {
+  await runner.query('ROLLBACK').catch(() => undefined);
   const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
   state.isTransactionActive = false;
   state.transactionDepth = 0;
