@@ -134,6 +134,9 @@ describe('rate limit', () => {
     expect(limited.body).toMatchObject({ code: 429, status: 'Error', response: false });
     expect(limited.body.message).toContain('Rate limit exceeded');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['x-ratelimit-limit']).toBe('5');
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+    expect(limited.headers['x-ratelimit-reset']).toBe(limited.headers['retry-after']);
   });
 
   it('keeps a separate counter for another credential', async () => {

@@ -1,5 +1,6 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard } from '@nestjs/throttler';
+import { ThrottlerLimitDetail } from '@nestjs/throttler/dist/throttler.guard.interface';
 import { AuthenticatedUser } from 'src/core/context/request-context';
 import { MarkedRequest } from './internal-request-marker';
 
@@ -22,5 +23,18 @@ export class CredentialThrottlerGuard extends ThrottlerGuard {
     const req = context.switchToHttp().getRequest<MarkedRequest>();
     // Unauthenticated (public) routes and the entries of a bulk request are not counted here.
     return Promise.resolve(!req.user || req.internalRequest === true);
+  }
+
+  /**
+   * The library sets only `Retry-After` on a blocked request; a client that paces itself by
+   * the `X-RateLimit-*` headers finds them on the 429 as well (nothing left, reset when the
+   * block ends).
+   */
+  protected override throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    const { res } = this.getRequestResponse(context);
+    this.setResponseHeader(res, `${this.headerPrefix}-Limit`, detail.limit);
+    this.setResponseHeader(res, `${this.headerPrefix}-Remaining`, 0);
+    this.setResponseHeader(res, `${this.headerPrefix}-Reset`, detail.timeToBlockExpire);
+    return super.throwThrottlingException(context, detail);
   }
 }
