@@ -1,6 +1,5 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard } from '@nestjs/throttler';
-import { ThrottlerLimitDetail } from '@nestjs/throttler/dist/throttler.guard.interface';
+import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import { AuthenticatedUser } from 'src/core/context/request-context';
 import { MarkedRequest } from './internal-request-marker';
 
