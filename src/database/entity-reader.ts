@@ -103,7 +103,8 @@ export class EntityReader<T extends ObjectLiteral> {
       const id = await insertReturningId(manager, sql, params);
       rows = await queryArrays(manager, mainById, { id });
     }
-    if (rows.length !== 1) throw new Error(`EntityReader.insert: the new ${parts[0].metadata.name} row was not read back`);
+    if (rows.length !== 1)
+      throw new Error(`EntityReader.insert: the new ${parts[0].metadata.name} row was not read back`);
     return this.hydrate(rows[0], parts.slice(0, 1));
   }
 

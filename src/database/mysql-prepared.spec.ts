@@ -61,11 +61,7 @@ describe('executePrepared', () => {
   it('runs outside a transaction on the pool, with the bound values and the row shape asked for', async () => {
     const { manager, execute } = fakeManager('mysql', { result: [[1, 'a']] });
     await expect(executePrepared(manager, 'SELECT ?, ?', [1, 'a'], true)).resolves.toEqual([[1, 'a']]);
-    expect(execute).toHaveBeenCalledWith(
-      { sql: 'SELECT ?, ?', rowsAsArray: true },
-      ['1', 'a'],
-      expect.any(Function),
-    );
+    expect(execute).toHaveBeenCalledWith({ sql: 'SELECT ?, ?', rowsAsArray: true }, ['1', 'a'], expect.any(Function));
   });
 
   it("runs inside a transaction on the transaction's connection", async () => {

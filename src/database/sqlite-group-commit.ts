@@ -1,14 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { EntityManager, QueryRunner } from 'typeorm';
-
-/** One unit of work: it runs inside a savepoint of a shared transaction. */
-export type GroupedWork<T> = (manager: EntityManager) => Promise<T>;
-
-interface Queued {
-  work: GroupedWork<unknown>;
-  resolve(result: unknown): void;
-  reject(error: unknown): void;
-}
+import { QueryRunner } from 'typeorm';
+import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
+import { forgetInTransaction } from './transaction-memo';
 
 /** A unit that ran to its end; its result is handed out once the group has committed. */
 interface Finished {
@@ -37,29 +30,10 @@ export const MAX_GROUP_MS = 20;
  * (wall) in a direct better-sqlite3 measurement, and the server's creates from 430 to
  * about 800 req/s.
  */
-export class SqliteGroupCommit {
-  private readonly queue: Queued[] = [];
-  private draining = false;
-
-  constructor(private readonly runner: () => QueryRunner) {}
-
-  run<T>(work: GroupedWork<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve, reject });
-      if (this.draining) return;
-      // SQLite work is synchronous: requests that arrived in this turn of the event loop
-      // reach the queue before the next turn, so the writer starts then and takes them all.
-      this.draining = true;
-      setImmediate(() => void this.drain());
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length > 0) await this.runGroup();
-    } finally {
-      this.draining = false;
-    }
+export class SqliteGroupCommit extends GroupCommitQueue {
+  /** One group after another: SQLite has one connection. */
+  protected async drain(): Promise<void> {
+    while (this.queue.length > 0) await this.runGroup();
   }
 
   /** One transaction: BEGIN, the queued units in savepoints (within the caps), COMMIT. */
@@ -106,12 +80,15 @@ export class SqliteGroupCommit {
       unit.reject(error);
       return null;
     }
+    const manager = runner.manager;
     try {
-      const result = await unit.work(runner.manager);
+      const result = await unit.work(manager);
       await runner.commitTransaction();
       return { unit, result };
     } catch (error) {
       unit.reject(error);
+      // What the transaction remembered may include what this unit wrote.
+      forgetInTransaction(manager);
       try {
         await runner.rollbackTransaction();
         return null;

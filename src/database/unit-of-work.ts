@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { MysqlGroupCommit } from './mysql-group-commit';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** One database transaction plus work to run only once it has committed (mail, job kicks). */
@@ -9,16 +10,21 @@ export interface Tx {
 }
 
 /**
- * Runs writes in transactions. MySQL/MariaDB isolates them with row locks; SQLite has
- * one connection, so writes go through a single writer that never interleaves them and
- * commits the ones queued together at once (sqlite-group-commit.ts).
+ * Runs writes in transactions, with group commit: the writes queued together share one
+ * transaction and one COMMIT. SQLite has one connection, so its writes go through a single
+ * writer that never interleaves them (sqlite-group-commit.ts); on MySQL/MariaDB several
+ * groups run at once on the pool's connections, isolated by row locks
+ * (mysql-group-commit.ts). A unit of work may therefore run again after a rollback:
+ * whatever it does outside the database belongs in `afterCommit`.
  */
 @Injectable()
 export class UnitOfWork {
   private readonly sqliteWriter: SqliteGroupCommit;
+  private readonly mysqlWriter: MysqlGroupCommit;
 
   constructor(private readonly dataSource: DataSource) {
     this.sqliteWriter = new SqliteGroupCommit(() => this.dataSource.createQueryRunner());
+    this.mysqlWriter = new MysqlGroupCommit(() => this.dataSource.createQueryRunner());
   }
 
   get isMysql(): boolean {
@@ -26,13 +32,15 @@ export class UnitOfWork {
   }
 
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const callbacks: Array<() => void | Promise<void>> = [];
-    const inTransaction = (manager: EntityManager): Promise<T> =>
-      work({ manager, afterCommit: (fn) => callbacks.push(fn) });
+    let callbacks: Array<() => void | Promise<void>> = [];
+    const inTransaction = (manager: EntityManager): Promise<T> => {
+      // Only the attempt that commits leaves its callbacks.
+      const attempt: typeof callbacks = (callbacks = []);
+      return work({ manager, afterCommit: (fn) => attempt.push(fn) });
+    };
 
-    const result = this.isMysql
-      ? await this.dataSource.transaction(inTransaction)
-      : await this.sqliteWriter.run(inTransaction);
+    const writer = this.isMysql ? this.mysqlWriter : this.sqliteWriter;
+    const result = await writer.run(inTransaction);
     for (const fn of callbacks) await fn();
     return result;
   }

@@ -8,7 +8,8 @@ import { applyListQuery } from 'src/core/query';
 import { parsePathRef } from 'src/core/refs/path-ref';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { UnitOfWork } from 'src/database/unit-of-work';
+import { forgetInTransaction } from 'src/database/transaction-memo';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { TargetRefusedError, vetTarget } from './delivery/target-url-guard';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
 import { newWebhookSecret } from './delivery/webhook-signature';
@@ -52,19 +53,25 @@ export class WebhooksService {
       throw error;
     }
     const secret = newWebhookSecret();
-    const id = await this.uow.run(async (tx) => {
-      const inserted = await tx.manager.insert(Webhook, {
-        target_url: dto.target_url,
-        event: dto.event,
-        nickname: dto.nickname ?? null,
-        secret,
-        write_datetime: this.clock.now(),
-      });
-      const hookId = (inserted.identifiers[0] as { webhook_id: number }).webhook_id;
-      await this.revisions.record(tx, ctx, RESTHOOK_RESOURCE, hookId, 'Webhook created');
-      return hookId;
-    });
+    const fields = { target_url: dto.target_url, event: dto.event, nickname: dto.nickname ?? null, secret };
+    const id = await this.uow.run((tx) => this.insertHook(tx, ctx, fields));
     return { id, secret };
+  }
+
+  /**
+   * Writes a vetted hook in the caller's transaction: the events recorded after it in that
+   * transaction (the rest of a group commit) are delivered to it.
+   */
+  async insertHook(
+    tx: Tx,
+    ctx: RequestContext,
+    fields: Pick<Webhook, 'target_url' | 'event' | 'nickname' | 'secret'>,
+  ): Promise<number> {
+    const inserted = await tx.manager.insert(Webhook, { ...fields, write_datetime: this.clock.now() });
+    const hookId = (inserted.identifiers[0] as { webhook_id: number }).webhook_id;
+    forgetInTransaction(tx.manager); // what the fan-out remembered no longer lists every hook
+    await this.revisions.record(tx, ctx, RESTHOOK_RESOURCE, hookId, 'Webhook created');
+    return hookId;
   }
 
   async findOne(ref: string): Promise<Record<string, unknown>> {
@@ -86,6 +93,7 @@ export class WebhooksService {
     await this.uow.run(async (tx) => {
       const now = this.clock.now();
       await tx.manager.update(Webhook, hook.webhook_id, { deleted_datetime: now });
+      forgetInTransaction(tx.manager);
       await tx.manager.update(
         WebhookDelivery,
         { webhook_id: hook.webhook_id, status: In(['pending', 'failed']) },

@@ -4,6 +4,7 @@ import { EventRecorder, RecordedEvent } from 'src/core/events/event-recorder';
 import { randomToken } from 'src/core/refs/random-token';
 import { insertRow } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
+import { memoInTransaction } from 'src/database/transaction-memo';
 import { Tx } from 'src/database/unit-of-work';
 import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { patternsMatching } from 'src/webhooks/webhook-events';
@@ -29,10 +30,15 @@ export class WebhookFanout implements OnModuleInit {
 
   async fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
     if (event.suppressWebhooks) return;
-    const hooks = await queryRows<{ webhook_id: number }>(
-      tx.manager,
-      `SELECT webhook_id FROM webhook WHERE event IN (:...patterns) AND deleted_datetime IS NULL ORDER BY webhook_id`,
-      { patterns: patternsMatching(event.contextStr, event.event) },
+    const patterns = patternsMatching(event.contextStr, event.event);
+    // The webhook writes forget this (WebhooksService), so a hook created in the same
+    // transaction is seen.
+    const hooks = await memoInTransaction(tx.manager, `webhooks:${patterns.join(' ')}`, () =>
+      queryRows<{ webhook_id: number }>(
+        tx.manager,
+        `SELECT webhook_id FROM webhook WHERE event IN (:...patterns) AND deleted_datetime IS NULL ORDER BY webhook_id`,
+        { patterns },
+      ),
     );
     if (hooks.length === 0) return;
     const now = this.clock.now();
