@@ -37,25 +37,50 @@ export function insertStatement<T extends ObjectLiteral>(
   entity: EntityTarget<T>,
   values: QueryDeepPartialEntity<T>,
 ): InsertStatement {
+  return insertRowsStatement(manager, entity, [values]);
+}
+
+/**
+ * One INSERT of several rows, as insertStatement; the columns are those the first row
+ * sets, and every row must set the same ones (`insertColumnsKey` tells which rows may
+ * share a statement).
+ */
+export function insertRowsStatement<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  rows: QueryDeepPartialEntity<T>[],
+): InsertStatement {
   const driver = manager.connection.driver;
   const metadata = manager.connection.getMetadata(entity);
   const columns = columnsOf(metadata);
-  const names: string[] = [];
+  // As TypeORM's insert: properties that are not columns (request-only fields) are ignored.
+  const properties = Object.keys(rows[0] ?? {}).filter(
+    (p) => (rows[0] as ObjectLiteral)[p] !== undefined && columns.has(p),
+  );
+  if (properties.length === 0) throw new Error(`insertRow: no values for ${metadata.name}`);
   const params: Record<string, unknown> = {};
-  for (const [property, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    const column = columns.get(property);
-    // As TypeORM's insert: properties that are not columns (request-only fields) are ignored.
-    if (!column) continue;
-    params[`v${names.length}`] = driver.preparePersistentValue(value, column);
-    names.push(driver.escape(column.databaseName));
-  }
-  if (names.length === 0) throw new Error(`insertRow: no values for ${metadata.name}`);
-  const placeholders = names.map((_, i) => `:v${i}`).join(', ');
+  const tuples = rows.map((row, r) => {
+    const placeholders = properties.map((property, c) => {
+      const value = (row as ObjectLiteral)[property] as unknown;
+      if (value === undefined) throw new Error(`insertRow: row ${r + 1} of ${metadata.name} has no ${property}`);
+      const name = `v${r * properties.length + c}`;
+      params[name] = driver.preparePersistentValue(value, columns.get(property) as ColumnMetadata);
+      return `:${name}`;
+    });
+    return `(${placeholders.join(', ')})`;
+  });
+  const names = properties.map((p) => driver.escape((columns.get(p) as ColumnMetadata).databaseName));
   return {
-    sql: `INSERT INTO ${driver.escape(metadata.tableName)} (${names.join(', ')}) VALUES (${placeholders})`,
+    sql: `INSERT INTO ${driver.escape(metadata.tableName)} (${names.join(', ')}) VALUES ${tuples.join(', ')}`,
     params,
   };
+}
+
+/** Which rows of an entity can share one multi-row INSERT: those that set the same columns. */
+export function insertColumnsKey(values: ObjectLiteral): string {
+  return Object.keys(values)
+    .filter((p) => values[p] !== undefined)
+    .join(',');
 }
 
 /**
@@ -70,4 +95,14 @@ export async function insertRow<T extends ObjectLiteral>(
 ): Promise<number> {
   const { sql, params } = insertStatement(manager, entity, values);
   return insertReturningId(manager, sql, params);
+}
+
+/** Inserts rows that set the same columns (see insertRowsStatement), in one statement. */
+export async function insertRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  rows: QueryDeepPartialEntity<T>[],
+): Promise<void> {
+  const { sql, params } = insertRowsStatement(manager, entity, rows);
+  await insertReturningId(manager, sql, params);
 }

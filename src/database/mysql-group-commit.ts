@@ -1,4 +1,5 @@
 import { QueryRunner } from 'typeorm';
+import { deferInsertsIn, flushDeferredInserts } from './deferred-inserts';
 import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
 
 /** At most this many writes share one MySQL/MariaDB transaction. */
@@ -35,7 +36,10 @@ export class MysqlGroupCommit extends GroupCommitQueue {
     try {
       await runner.startTransaction();
       failedInUnit = true;
-      for (const unit of group) results.push(await unit.work(runner.manager));
+      const manager = runner.manager;
+      deferInsertsIn(manager);
+      for (const unit of group) results.push(await unit.work(manager));
+      await flushDeferredInserts(manager);
       failedInUnit = false;
       await runner.commitTransaction();
     } catch (error) {
@@ -57,7 +61,10 @@ export class MysqlGroupCommit extends GroupCommitQueue {
     const runner = this.runner();
     try {
       await runner.startTransaction();
-      const result = await unit.work(runner.manager);
+      const manager = runner.manager;
+      deferInsertsIn(manager);
+      const result = await unit.work(manager);
+      await flushDeferredInserts(manager);
       await runner.commitTransaction();
       unit.resolve(result);
     } catch (error) {

@@ -1,5 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { QueryRunner } from 'typeorm';
+import { EntityManager, QueryRunner } from 'typeorm';
+import {
+  deferInsertsIn,
+  deferredMark,
+  dropDeferredInserts,
+  dropDeferredSince,
+  flushDeferredInserts,
+} from './deferred-inserts';
 import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
 import { forgetInTransaction } from './transaction-memo';
 
@@ -46,6 +53,10 @@ export class SqliteGroupCommit extends GroupCommitQueue {
       this.failAll(this.queue.splice(0), error);
       return;
     }
+    // Every unit of the group gets this manager, whatever TypeORM later assigns to its
+    // one shared query runner: what the transaction defers and memoizes is kept on it.
+    const manager = runner.manager;
+    deferInsertsIn(manager);
     const openedAt = performance.now();
     let units = 0;
     while (
@@ -55,15 +66,17 @@ export class SqliteGroupCommit extends GroupCommitQueue {
     ) {
       const unit = this.queue.shift() as Queued;
       units++;
-      const outcome = await this.runUnit(runner, unit);
+      const outcome = await this.runUnit(runner, manager, unit);
       if (outcome === 'broken') {
         // The savepoint could not be rolled back: the transaction is not trustworthy.
+        dropDeferredInserts(manager);
         await this.abandon(runner, finished, new Error('A write failed and could not be rolled back.'));
         return;
       }
       if (outcome) finished.push(outcome);
     }
     try {
+      await flushDeferredInserts(manager);
       await runner.commitTransaction();
     } catch (error) {
       await this.abandon(runner, finished, error);
@@ -73,21 +86,26 @@ export class SqliteGroupCommit extends GroupCommitQueue {
   }
 
   /** Runs a unit in a savepoint: its result, null when it failed (and was rejected), 'broken' when rollback failed. */
-  private async runUnit(runner: QueryRunner, unit: Queued): Promise<Finished | null | 'broken'> {
+  private async runUnit(
+    runner: QueryRunner,
+    manager: EntityManager,
+    unit: Queued,
+  ): Promise<Finished | null | 'broken'> {
     try {
       await runner.startTransaction();
     } catch (error) {
       unit.reject(error);
       return null;
     }
-    const manager = runner.manager;
+    const mark = deferredMark(manager);
     try {
       const result = await unit.work(manager);
       await runner.commitTransaction();
       return { unit, result };
     } catch (error) {
       unit.reject(error);
-      // What the transaction remembered may include what this unit wrote.
+      // What the transaction deferred and remembered may include what this unit wrote.
+      dropDeferredSince(manager, mark);
       forgetInTransaction(manager);
       try {
         await runner.rollbackTransaction();

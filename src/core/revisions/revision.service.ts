@@ -5,7 +5,7 @@ import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DatetimeRenderer } from 'src/core/time/datetime-format';
-import { insertRow } from 'src/database/insert-row';
+import { insertAtCommit } from 'src/database/deferred-inserts';
 import { Tx } from 'src/database/unit-of-work';
 import { Revision } from './revision.entity';
 
@@ -22,8 +22,9 @@ export class RevisionService {
     this.render = new DatetimeRenderer(config.timezone, config.datetimeFormat);
   }
 
+  /** The row is written when the transaction ends (nothing reads it before): see deferred-inserts.ts. */
   async record(tx: Tx, ctx: RequestContext, contextStr: string, contextId: number, note: string): Promise<void> {
-    await insertRow(tx.manager, Revision, {
+    await insertAtCommit(tx.manager, Revision, {
       context_str: contextStr,
       context_id: contextId,
       admin_id: null,
