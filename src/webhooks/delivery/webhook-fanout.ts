@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from 'src/core/clock/clock';
-import { EventRecorder, RecordedEvent } from 'src/core/events/event-recorder';
+import { EventRecorder, PendingEvent, RecordedEvent } from 'src/core/events/event-recorder';
 import { randomToken } from 'src/core/refs/random-token';
 import { insertRow } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
@@ -25,21 +25,29 @@ export class WebhookFanout implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.onRecorded((tx, event) => this.fanOut(tx, event));
+    this.events.onRecorded({
+      wants: async (tx, event) => (await this.hooksFor(tx, event)).length > 0,
+      handle: (tx, event) => this.fanOut(tx, event),
+    });
   }
 
-  async fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
-    if (event.suppressWebhooks) return;
+  /** The live hooks that subscribe to the event (none when its webhooks are suppressed). */
+  private async hooksFor(tx: Tx, event: PendingEvent): Promise<Array<{ webhook_id: number }>> {
+    if (event.suppressWebhooks) return [];
     const patterns = patternsMatching(event.contextStr, event.event);
-    // The webhook writes forget this (WebhooksService), so a hook created in the same
-    // transaction is seen.
-    const hooks = await memoInTransaction(tx.manager, `webhooks:${patterns.join(' ')}`, () =>
+    // Read once per transaction; the webhook writes forget it (WebhooksService), so a hook
+    // created earlier in the same transaction is seen.
+    return memoInTransaction(tx.manager, `webhooks:${patterns.join(' ')}`, () =>
       queryRows<{ webhook_id: number }>(
         tx.manager,
         `SELECT webhook_id FROM webhook WHERE event IN (:...patterns) AND deleted_datetime IS NULL ORDER BY webhook_id`,
         { patterns },
       ),
     );
+  }
+
+  private async fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
+    const hooks = await this.hooksFor(tx, event);
     if (hooks.length === 0) return;
     const now = this.clock.now();
     const ids: number[] = [];
