@@ -1,3 +1,4 @@
+import { openMemorySqlite } from 'src/database/memory-sqlite.spec-helper';
 import { DataSource } from 'typeorm';
 import { Revision } from 'src/core/revisions/revision.entity';
 import {
@@ -14,13 +15,7 @@ describe('deferred inserts', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = new DataSource({
-      type: 'better-sqlite3',
-      database: ':memory:',
-      entities: [Revision],
-      synchronize: true,
-    });
-    await dataSource.initialize();
+    dataSource = await openMemorySqlite([Revision]);
   });
   afterAll(async () => {
     await dataSource.destroy();

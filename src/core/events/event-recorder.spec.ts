@@ -1,3 +1,4 @@
+import { openMemorySqlite } from 'src/database/memory-sqlite.spec-helper';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -11,13 +12,7 @@ describe('EventRecorder', () => {
   const ctx = { sendWebhooks: true } as RequestContext;
 
   beforeAll(async () => {
-    dataSource = new DataSource({
-      type: 'better-sqlite3',
-      database: ':memory:',
-      entities: [DomainEvent],
-      synchronize: true,
-    });
-    await dataSource.initialize();
+    dataSource = await openMemorySqlite([DomainEvent]);
   });
   afterAll(() => dataSource.destroy());
 

@@ -1,3 +1,4 @@
+import { openMemorySqlite } from 'src/database/memory-sqlite.spec-helper';
 import 'reflect-metadata';
 import { Column, DataSource, Entity, Index, PrimaryGeneratedColumn, QueryFailedError } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -15,13 +16,7 @@ describe('insertWithExternalKey', () => {
   let dataSource: DataSource;
 
   beforeEach(async () => {
-    dataSource = new DataSource({
-      type: 'better-sqlite3',
-      database: ':memory:',
-      entities: [Gadget],
-      synchronize: true,
-    });
-    await dataSource.initialize();
+    dataSource = await openMemorySqlite([Gadget]);
     await insertRow(dataSource.manager, Gadget, { external_key: 'taken', serial: 's-1' });
   });
 
