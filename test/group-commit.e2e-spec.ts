@@ -5,7 +5,8 @@ import { RequestContext } from 'src/core/context/request-context';
 import { Revision } from 'src/core/revisions/revision.entity';
 import { CustomersService } from 'src/customers/customers.service';
 import { CreateCustomerDto } from 'src/customers/dto/create-customer.dto';
-import { UnitOfWork } from 'src/database/unit-of-work';
+import { insertRow } from 'src/database/insert-row';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { WebhooksService } from 'src/webhooks/webhooks.service';
 import { In } from 'typeorm';
@@ -99,6 +100,30 @@ describe('group commit', () => {
     const found = await t.get('/api/v3/customer/external_key:group-race').expect(200);
     const winner = outcomes.findIndex((o) => o.status === 'fulfilled');
     expect(found.body.response.company).toBe(winner === 0 ? 'First' : 'Second');
+  });
+
+  it('never runs a `once` write twice, whatever happens to the writes queued beside it', async () => {
+    const uow = t.app.get(UnitOfWork);
+    const runs = { plain: 0, once: 0 };
+    const writeNote = (note: string) => (tx: Tx) =>
+      insertRow(tx.manager, Revision, {
+        context_str: 'group-test',
+        context_id: 1,
+        revision_datetime: new Date(),
+        revision_note: note,
+      });
+    const outcomes = await Promise.allSettled([
+      uow.run((tx) => (runs.plain++, writeNote('plain')(tx))),
+      uow.run(() => Promise.reject(new Error('this write fails'))),
+      uow.run((tx) => (runs.once++, writeNote('once')(tx)), { once: true }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(runs.once).toBe(1);
+    // MySQL runs the group's writes again, each alone, after one failed; SQLite's writer rolls
+    // back only the failing one.
+    expect(runs.plain).toBe(uow.isMysql ? 2 : 1);
+    const notes = await t.dataSource.manager.findBy(Revision, { context_str: 'group-test' });
+    expect(notes.map((r) => r.revision_note).sort()).toEqual(['once', 'plain']);
   });
 
   it('delivers to a hook written earlier in the same transaction, and not to events before it', async () => {

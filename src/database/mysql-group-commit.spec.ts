@@ -119,6 +119,23 @@ describe('MysqlGroupCommit', () => {
     expect(db.committed.sort()).toEqual(['a', 'c']);
   });
 
+  it('runs a runOnce write at once in a transaction of its own, outside the group, and never again', async () => {
+    const { db, writer } = setUp();
+    const attempts: Record<string, number> = { a: 0, b: 0, refund: 0 };
+    const unit = (row: string) => (m: EntityManager) => {
+      attempts[row]++;
+      write(m, row);
+      return row === 'b' ? Promise.reject(new Error('invalid b')) : Promise.resolve(row);
+    };
+    const grouped = ['a', 'b'].map((row) => writer.run(unit(row)));
+    const once = writer.runOnce(unit('refund'));
+    const outcomes = await Promise.allSettled([...grouped, once]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(attempts).toEqual({ a: 2, b: 2, refund: 1 });
+    expect(db.log[0]).toBe('r1 START'); // the runOnce write began before the group's turn
+    expect(db.committed.sort()).toEqual(['a', 'refund']);
+  });
+
   it('fails every write of the group when the COMMIT fails, and runs none again (it may have taken effect)', async () => {
     const { db, writer } = setUp();
     db.failCommit = true;

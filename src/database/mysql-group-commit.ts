@@ -1,6 +1,6 @@
 import { QueryRunner } from 'typeorm';
 import { deferInsertsIn, flushDeferredInserts } from './deferred-inserts';
-import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
+import { GroupCommitQueue, QueuedUnit as Queued, QueuedWork } from './group-commit-queue';
 
 /** At most this many writes share one MySQL/MariaDB transaction. */
 export const MAX_MYSQL_GROUP_UNITS = 16;
@@ -54,6 +54,15 @@ export class MysqlGroupCommit extends GroupCommitQueue {
     }
     await runner.release();
     group.forEach((unit, i) => unit.resolve(results[i]));
+  }
+
+  /**
+   * Work that must never run twice (it calls outside the database and needs the answer
+   * inside the transaction, as a gateway refund under the payment's lock): a transaction
+   * of its own, started now, never grouped and never run again.
+   */
+  runOnce<T>(work: QueuedWork<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => void this.runAlone({ work, resolve, reject }));
   }
 
   /** The unit in a transaction of its own. */

@@ -31,7 +31,12 @@ export class UnitOfWork {
     return this.dataSource.options.type === 'mysql';
   }
 
-  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  /**
+   * `once`: the work calls outside the database before it commits (a gateway refund) and
+   * must never run twice. On MySQL/MariaDB it gets a transaction of its own, outside any
+   * group; the SQLite writer never runs a unit twice.
+   */
+  async run<T>(work: (tx: Tx) => Promise<T>, options: { once?: boolean } = {}): Promise<T> {
     let callbacks: Array<() => void | Promise<void>> = [];
     const inTransaction = (manager: EntityManager): Promise<T> => {
       // Only the attempt that commits leaves its callbacks.
@@ -39,8 +44,11 @@ export class UnitOfWork {
       return work({ manager, afterCommit: (fn) => attempt.push(fn) });
     };
 
-    const writer = this.isMysql ? this.mysqlWriter : this.sqliteWriter;
-    const result = await writer.run(inTransaction);
+    const result = !this.isMysql
+      ? await this.sqliteWriter.run(inTransaction)
+      : options.once
+        ? await this.mysqlWriter.runOnce(inTransaction)
+        : await this.mysqlWriter.run(inTransaction);
     for (const fn of callbacks) await fn();
     return result;
   }

@@ -85,71 +85,75 @@ export class TransactionActionsService {
 
     // Checked first without locks, so a bad request fails fast and writes nothing.
     await this.refundPlan(this.dataSource.manager, payment, asked);
-    const id = await this.uow.run(async (tx) => {
-      const m = tx.manager;
-      // The payment row first (a locking read, as changeAppliedAmounts and void take it),
-      // then its invoices: two refunds at once never exceed what was paid, and a void
-      // that committed since the check above is seen.
-      if ((await this.lockTransaction(m, payment.transaction_id)) !== 'ok-successful') throw notRefundable();
-      await this.ledger.lock(tx, invoiceIds);
-      const planned = await this.refundPlan(m, payment, asked);
-      // Under the payment's lock, so two refunds at once never give back more than was paid.
-      const result =
-        payment.gateway_id !== null ? await this.gateway.refund(payment.gateway_transid ?? '', planned.amount) : null;
-      if (result && result.outcome !== 'success') {
-        throw ApiError.badRequest(`This refund could not be processed: ${result.message}`);
-      }
-      const refundId = await this.writer.insert(
-        tx,
-        ctx,
-        {
-          customer_id: payment.customer_id,
-          transaction_type: 'ref',
-          amount: planned.amount.negated(),
-          status_str: 'ok-successful',
-          gateway_status: 1,
-          parent_transaction_id: payment.transaction_id,
-          gateway_id: payment.gateway_id,
-          gateway_type: payment.gateway_type,
-          gateway_nickname: payment.gateway_nickname,
-          gateway_transid: payment.gateway_transid,
-          gateway_method: payment.gateway_method,
-          transaction_method: payment.transaction_method,
-          transaction_detail: payment.transaction_detail,
-          creditcard_id: payment.creditcard_id,
-          ach_id: payment.ach_id,
-          tokenized_id: payment.tokenized_id,
-        },
-        `Refund of transaction ${payment.transaction_id}`,
-      );
-      if (planned.fromInvoices.length) {
-        await m.insert(
-          TransactionApplied,
-          planned.fromInvoices.map((a) => ({
-            transaction_id: refundId,
-            invoice_id: a.invoice_id,
-            invoice_schedule_id: null,
-            invoice_customer_id: a.invoice_customer_id,
-            applied: a.amount.negated(),
-            memo: null,
-            write_datetime: this.clock.now(),
-          })),
+    const id = await this.uow.run(
+      async (tx) => {
+        const m = tx.manager;
+        // The payment row first (a locking read, as changeAppliedAmounts and void take it),
+        // then its invoices: two refunds at once never exceed what was paid, and a void
+        // that committed since the check above is seen.
+        if ((await this.lockTransaction(m, payment.transaction_id)) !== 'ok-successful') throw notRefundable();
+        await this.ledger.lock(tx, invoiceIds);
+        const planned = await this.refundPlan(m, payment, asked);
+        // Under the payment's lock, so two refunds at once never give back more than was paid.
+        const result =
+          payment.gateway_id !== null ? await this.gateway.refund(payment.gateway_transid ?? '', planned.amount) : null;
+        if (result && result.outcome !== 'success') {
+          throw ApiError.badRequest(`This refund could not be processed: ${result.message}`);
+        }
+        const refundId = await this.writer.insert(
+          tx,
+          ctx,
+          {
+            customer_id: payment.customer_id,
+            transaction_type: 'ref',
+            amount: planned.amount.negated(),
+            status_str: 'ok-successful',
+            gateway_status: 1,
+            parent_transaction_id: payment.transaction_id,
+            gateway_id: payment.gateway_id,
+            gateway_type: payment.gateway_type,
+            gateway_nickname: payment.gateway_nickname,
+            gateway_transid: payment.gateway_transid,
+            gateway_method: payment.gateway_method,
+            transaction_method: payment.transaction_method,
+            transaction_detail: payment.transaction_detail,
+            creditcard_id: payment.creditcard_id,
+            ach_id: payment.ach_id,
+            tokenized_id: payment.tokenized_id,
+          },
+          `Refund of transaction ${payment.transaction_id}`,
         );
-      }
-      await this.revisions.record(
-        tx,
-        ctx,
-        'transaction',
-        payment.transaction_id,
-        `Refunded by transaction ${refundId}`,
-      );
-      await this.ledger.applicationsChanged(
-        tx,
-        ctx,
-        planned.fromInvoices.map((a) => a.invoice_id),
-      );
-      return refundId;
-    });
+        if (planned.fromInvoices.length) {
+          await m.insert(
+            TransactionApplied,
+            planned.fromInvoices.map((a) => ({
+              transaction_id: refundId,
+              invoice_id: a.invoice_id,
+              invoice_schedule_id: null,
+              invoice_customer_id: a.invoice_customer_id,
+              applied: a.amount.negated(),
+              memo: null,
+              write_datetime: this.clock.now(),
+            })),
+          );
+        }
+        await this.revisions.record(
+          tx,
+          ctx,
+          'transaction',
+          payment.transaction_id,
+          `Refunded by transaction ${refundId}`,
+        );
+        await this.ledger.applicationsChanged(
+          tx,
+          ctx,
+          planned.fromInvoices.map((a) => a.invoice_id),
+        );
+        return refundId;
+        // The gateway refunds inside: this transaction must never run twice.
+      },
+      { once: true },
+    );
     return { id: String(id) };
   }
 
