@@ -58,6 +58,13 @@ const write = (manager: EntityManager, row: string): void => {
   (manager as unknown as { write(row: string): void }).write(row);
 };
 
+/** A write of `row` that counts its runs in `attempts`; the write of "b" fails. */
+const countedWrite = (attempts: Record<string, number>) => (row: string) => (m: EntityManager) => {
+  attempts[row]++;
+  write(m, row);
+  return row === 'b' ? Promise.reject(new Error('invalid b')) : Promise.resolve(row);
+};
+
 function setUp(): { db: FakeDatabase; writer: MysqlGroupCommit } {
   const db = new FakeDatabase();
   return { db, writer: new MysqlGroupCommit(() => db.runner()) };
@@ -103,12 +110,7 @@ describe('MysqlGroupCommit', () => {
   it('when a write fails, rolls the group back and runs each write again alone: only the failing one fails', async () => {
     const { db, writer } = setUp();
     const attempts: Record<string, number> = { a: 0, b: 0, c: 0 };
-    const unit = (row: string) => (m: EntityManager) => {
-      attempts[row]++;
-      write(m, row);
-      if (row === 'b') return Promise.reject(new Error('invalid b'));
-      return Promise.resolve(row);
-    };
+    const unit = countedWrite(attempts);
     const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((row) => writer.run(unit(row))));
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('invalid b'));
@@ -122,11 +124,7 @@ describe('MysqlGroupCommit', () => {
   it('runs a runOnce write at once in a transaction of its own, outside the group, and never again', async () => {
     const { db, writer } = setUp();
     const attempts: Record<string, number> = { a: 0, b: 0, refund: 0 };
-    const unit = (row: string) => (m: EntityManager) => {
-      attempts[row]++;
-      write(m, row);
-      return row === 'b' ? Promise.reject(new Error('invalid b')) : Promise.resolve(row);
-    };
+    const unit = countedWrite(attempts);
     const grouped = ['a', 'b'].map((row) => writer.run(unit(row)));
     const once = writer.runOnce(unit('refund'));
     const outcomes = await Promise.allSettled([...grouped, once]);
