@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import { errorEnvelope } from './core/envelope/envelope';
+import { sendJson } from './core/envelope/send-json';
 
 /** Largest accepted JSON body; a bulk request of 25 entries fits comfortably. */
 const BODY_LIMIT = '1mb';
@@ -29,7 +30,7 @@ export function configureApp(app: INestApplication): void {
       err.type === 'entity.too.large'
         ? 'Invalid request: the request body is too large.'
         : 'Invalid JSON in the request body.';
-    res.status(400).json(errorEnvelope(400, message));
+    sendJson(res, 400, errorEnvelope(400, message));
   });
 }
 

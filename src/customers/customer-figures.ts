@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { ZERO } from 'src/core/money/decimal';
 import { AMOUNT } from 'src/core/money/decimal.transformer';
-import { queryRows } from 'src/database/raw-query';
+import { queryRows, runsInProcess } from 'src/database/raw-query';
 
 /** A customer's money figures (SPEC "Customer": total, balance, paid, mrr, arr). */
 export interface CustomerFigures {
@@ -21,11 +21,12 @@ export interface CustomerFigures {
  */
 export interface CustomerFiguresSource {
   /**
-   * A SELECT of `kind`, `customer_id`, `amount` rows for the customers in `:...ids`.
-   * All sources run as one UNION ALL, so their other parameters share one namespace:
-   * prefix them with the module's name.
+   * SELECTs of `kind`, `customer_id`, `amount` rows for the customers in `:...ids`, each
+   * on its own (no UNION inside). A server database gets every source's SELECTs as one
+   * UNION ALL, so their other parameters share one namespace: prefix them with the
+   * module's name.
    */
-  sql: string;
+  selects: readonly string[];
   params?: ObjectLiteral;
   /** The `kind` values the SELECT yields (each kind belongs to one source). */
   kinds: readonly string[];
@@ -49,8 +50,10 @@ interface FigureRow {
 export class CustomerExtensions {
   private readonly sourceOfKind = new Map<string, CustomerFiguresSource>();
   private readonly parentGuards: ParentChangeGuard[] = [];
-  /** The sources' SELECTs as one statement: one round trip for a page of customers. */
-  private figuresSql = '';
+  /** Every source's SELECTs, for SQLite (see figuresFor). */
+  private readonly selects: string[] = [];
+  /** The same SELECTs as one statement: one round trip for a page of customers. */
+  private unionSql = '';
   private figuresParams: ObjectLiteral = {};
 
   addFiguresSource(source: CustomerFiguresSource): void {
@@ -58,7 +61,8 @@ export class CustomerExtensions {
       if (this.sourceOfKind.has(kind)) throw new Error(`Customer figures: kind "${kind}" has two sources`);
       this.sourceOfKind.set(kind, source);
     }
-    this.figuresSql = this.figuresSql ? `${this.figuresSql}\nUNION ALL\n${source.sql}` : source.sql;
+    this.selects.push(...source.selects);
+    this.unionSql = this.selects.join('\nUNION ALL\n');
     this.figuresParams = { ...this.figuresParams, ...source.params };
   }
 
@@ -68,8 +72,14 @@ export class CustomerExtensions {
 
   async figuresFor(manager: EntityManager, customerIds: number[]): Promise<Map<number, CustomerFigures>> {
     const result = new Map<number, CustomerFigures>(customerIds.map((id) => [id, { ...EMPTY_FIGURES }]));
-    if (customerIds.length === 0 || !this.figuresSql) return result;
-    const rows = await queryRows<FigureRow>(manager, this.figuresSql, { ...this.figuresParams, ids: customerIds });
+    if (customerIds.length === 0 || this.selects.length === 0) return result;
+    const params = { ...this.figuresParams, ids: customerIds };
+    // In process (SQLite) a statement costs no round trip, and a compound SELECT with an
+    // IN list in each part costs SQLite far more than its parts run one by one (a page of
+    // ten customers: 38 µs against 8 µs).
+    const statements = runsInProcess(manager) ? this.selects : [this.unionSql];
+    const rows: FigureRow[] = [];
+    for (const sql of statements) rows.push(...(await queryRows<FigureRow>(manager, sql, params)));
     for (const row of rows) {
       const figures = result.get(Number(row.customer_id));
       const source = this.sourceOfKind.get(row.kind);

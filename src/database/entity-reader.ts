@@ -116,7 +116,13 @@ export class EntityReader<T extends ObjectLiteral> {
       if (row[part.primaryIndex] !== null && row[part.primaryIndex] !== undefined) {
         entity = part.metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
         for (const read of part.columns) {
-          entity[read.property] = driver.prepareHydratedValue(row[read.index], read.column) as unknown;
+          const value = row[read.index];
+          // Every driver hands back a null as it is unless a transformer reads it; most of
+          // a wide row is null (custom fields, empty address lines), so skip the call.
+          entity[read.property] =
+            (value === null || value === undefined) && !read.column.transformer
+              ? value
+              : (driver.prepareHydratedValue(value, read.column) as unknown);
         }
       }
       if (main === null) main = entity;

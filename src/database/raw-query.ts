@@ -25,8 +25,13 @@ function bind(manager: EntityManager, sql: string, params: ObjectLiteral): [stri
   return manager.connection.driver.escapeQueryWithParameters(sql, params) as [string, unknown[]];
 }
 
+/** Whether the database runs in this process (SQLite): a statement then costs no round trip. */
+export function runsInProcess(manager: EntityManager): boolean {
+  return manager.connection.options.type === 'better-sqlite3';
+}
+
 function sqliteStatement(manager: EntityManager, sql: string, mode: Mode): Statement<unknown[], unknown> | null {
-  if (manager.connection.options.type !== 'better-sqlite3') return null;
+  if (!runsInProcess(manager)) return null;
   const db = (manager.connection.driver as BetterSqlite3Driver).databaseConnection as Database;
   let byMode = statements.get(db);
   if (!byMode) {

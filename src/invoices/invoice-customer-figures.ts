@@ -12,8 +12,10 @@ export class InvoiceCustomerFigures implements OnModuleInit {
 
   onModuleInit(): void {
     this.customers.addFiguresSource({
-      sql: `SELECT 'invoice' AS kind, customer_id, total AS amount FROM invoice
-            WHERE customer_id IN (:...ids) AND void_datetime IS NULL AND deleted_datetime IS NULL`,
+      selects: [
+        `SELECT 'invoice' AS kind, customer_id, total AS amount FROM invoice
+         WHERE customer_id IN (:...ids) AND void_datetime IS NULL AND deleted_datetime IS NULL`,
+      ],
       kinds: ['invoice'],
       add: (figures, _kind, amount) => {
         figures.total = figures.total.plus(amount);

@@ -2,6 +2,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { ApiResult } from './api-result';
 import { okEnvelope } from './envelope';
+import { sendJson } from './send-json';
 
 /**
  * The Express platform with the success envelope (DESIGN §4) applied where Nest writes a
@@ -15,10 +16,9 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
   /** `_proposedStatus` (Nest's default, 201 for every POST) is ignored: the result decides. */
   override reply(response: Response, body: unknown, _proposedStatus?: number): Response {
     if (body instanceof ApiResult) {
-      response.status(body.code);
       for (const [name, value] of Object.entries(body.headers)) response.setHeader(name, value);
-      return response.json(okEnvelope(body.code, body.response, body.details));
+      return sendJson(response, body.code, okEnvelope(body.code, body.response, body.details));
     }
-    return response.status(200).json(okEnvelope(200, body === undefined ? true : body));
+    return sendJson(response, 200, okEnvelope(200, body === undefined ? true : body));
   }
 }

@@ -13,25 +13,11 @@ import { ThrottlerException } from '@nestjs/throttler';
 import { ApiError } from './api-error';
 import { Envelope } from './envelope';
 import { EnvelopeExceptionFilter } from './exception.filter';
+import { Recorded, recordedResponse } from './recorded-response.spec-helper';
 
-interface Recorded {
-  status?: number;
-  body?: Envelope;
-}
-
-function fakeHost(recorded: Recorded, headersSent = false): ArgumentsHost {
-  const res = {
-    headersSent,
-    status(code: number) {
-      recorded.status = code;
-      return res;
-    },
-    json(body: Envelope) {
-      recorded.body = body;
-      return res;
-    },
-  };
-  return { switchToHttp: () => ({ getResponse: () => res }) } as unknown as ArgumentsHost;
+function fakeHost(headersSent = false): { host: ArgumentsHost; recorded: Recorded<Envelope> } {
+  const { res, recorded } = recordedResponse<Envelope>({ headersSent });
+  return { host: { switchToHttp: () => ({ getResponse: () => res }) } as unknown as ArgumentsHost, recorded };
 }
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -45,9 +31,9 @@ describe('EnvelopeExceptionFilter', () => {
 
   afterEach(() => jest.restoreAllMocks());
 
-  function run(exception: unknown): Recorded {
-    const recorded: Recorded = {};
-    new EnvelopeExceptionFilter().catch(exception, fakeHost(recorded));
+  function run(exception: unknown): Recorded<Envelope> {
+    const { host, recorded } = fakeHost();
+    new EnvelopeExceptionFilter().catch(exception, host);
     return recorded;
   }
 
@@ -164,8 +150,8 @@ describe('EnvelopeExceptionFilter', () => {
   });
 
   it('writes nothing once headers are sent', () => {
-    const recorded: Recorded = {};
-    new EnvelopeExceptionFilter().catch(ApiError.badRequest('late'), fakeHost(recorded, true));
-    expect(recorded).toEqual({});
+    const { host, recorded } = fakeHost(true);
+    new EnvelopeExceptionFilter().catch(ApiError.badRequest('late'), host);
+    expect(recorded).toEqual({ headers: {} });
   });
 });

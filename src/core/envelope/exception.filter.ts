@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { ApiError } from './api-error';
 import { errorEnvelope } from './envelope';
+import { sendJson } from './send-json';
 
 /**
  * Turns anything thrown into the error envelope. Only ApiError messages are trusted to
@@ -18,7 +19,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const { code, message, details } = this.describe(exception);
     if (res.headersSent) return;
-    res.status(code).json(errorEnvelope(code, message, details));
+    sendJson(res, code, errorEnvelope(code, message, details));
   }
 
   private describe(exception: unknown): { code: number; message: string; details?: Record<string, unknown> } {

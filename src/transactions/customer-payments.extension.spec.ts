@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { CustomerExtensions, CustomerFiguresSource } from 'src/customers/customer-figures';
+import { openMemorySqlite } from 'src/database/memory-sqlite.spec-helper';
+import { CustomerPaymentsExtension } from './customer-payments.extension';
+import { TransactionApplied } from './entities/transaction-applied.entity';
+import { Transaction } from './entities/transaction.entity';
+
+/** The figures source the extension registers, captured. */
+function paymentsSource(): CustomerFiguresSource {
+  const sources: CustomerFiguresSource[] = [];
+  const extensions = new CustomerExtensions();
+  extensions.addFiguresSource = (source) => void sources.push(source);
+  new CustomerPaymentsExtension(extensions).onModuleInit();
+  expect(sources).toHaveLength(1);
+  return sources[0];
+}
+
+describe('CustomerPaymentsExtension figures on SQLite', () => {
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    dataSource = await openMemorySqlite([Transaction, TransactionApplied]);
+  });
+  afterAll(() => dataSource.destroy());
+
+  // SQLite has no statistics, so left to itself it picks the status (or type) index, which
+  // holds nearly every payment: each customer read would then walk all of them.
+  it('reads the payments of the asked customers only, through their customer index', async () => {
+    const source = paymentsSource();
+    expect(source.selects).toHaveLength(2);
+    for (const select of source.selects) {
+      const [sql, values] = dataSource.driver.escapeQueryWithParameters(
+        `EXPLAIN QUERY PLAN ${select}`,
+        { ...source.params, ids: [1, 2, 3] },
+      );
+      const plan = (await dataSource.query<Array<{ detail: string }>>(sql, values)).map((row) => row.detail);
+      expect(plan[0]).toMatch(/^SEARCH (t|ta) USING INDEX \S+ \((invoice_)?customer_id=\?\)$/);
+      expect(plan.join('\n')).not.toMatch(/status_str|transaction_type/);
+    }
+  });
+});
