@@ -31,7 +31,9 @@ describe('CustomerExtensions.figuresFor', () => {
       },
     });
     ext.addFiguresSource({
-      selects: ["SELECT 'paid' AS kind, customer_id, amount FROM charge WHERE kind = 'pay' AND customer_id IN (:...ids)"],
+      selects: [
+        "SELECT 'paid' AS kind, customer_id, amount FROM charge WHERE kind = 'pay' AND customer_id IN (:...ids)",
+      ],
       kinds: ['paid'],
       add: (f, _kind, amount) => {
         f.paid = f.paid.plus(amount);

@@ -185,7 +185,13 @@ export class CustomersService {
   }
 
   /** Records a customer event with its `customer` and main-contact `user` data. */
-  async recordCustomerEvent(tx: Tx, ctx: RequestContext, id: number, event: string, withUserId: boolean): Promise<void> {
+  async recordCustomerEvent(
+    tx: Tx,
+    ctx: RequestContext,
+    id: number,
+    event: string,
+    withUserId: boolean,
+  ): Promise<void> {
     await this.recordEventOf(tx, ctx, await this.presentById(tx.manager, id), event, withUserId);
   }
 

@@ -30,10 +30,10 @@ describe('CustomerPaymentsExtension figures on SQLite', () => {
     const source = paymentsSource();
     expect(source.selects).toHaveLength(2);
     for (const select of source.selects) {
-      const [sql, values] = dataSource.driver.escapeQueryWithParameters(
-        `EXPLAIN QUERY PLAN ${select}`,
-        { ...source.params, ids: [1, 2, 3] },
-      );
+      const [sql, values] = dataSource.driver.escapeQueryWithParameters(`EXPLAIN QUERY PLAN ${select}`, {
+        ...source.params,
+        ids: [1, 2, 3],
+      });
       const plan = (await dataSource.query<Array<{ detail: string }>>(sql, values)).map((row) => row.detail);
       expect(plan[0]).toMatch(/^SEARCH (t|ta) USING INDEX \S+ \((invoice_)?customer_id=\?\)$/);
       expect(plan.join('\n')).not.toMatch(/status_str|transaction_type/);

@@ -23,7 +23,11 @@ describe('cacheValidationRules', () => {
     expect(storage.getTargetValidationMetadatas(Child, '', true, false)).toBe(after);
 
     const bad = Object.assign(new Child(), { name: 5, count: 'x' });
-    expect(validateSync(bad).map((e) => e.property).sort()).toEqual(['count', 'name']);
+    expect(
+      validateSync(bad)
+        .map((e) => e.property)
+        .sort(),
+    ).toEqual(['count', 'name']);
     const good = Object.assign(new Child(), { name: 'ok', count: 3 });
     expect(validateSync(good)).toEqual([]);
   });
