@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
+import { getMetadataStorage, ValidationError } from 'class-validator';
 import { ApiError } from 'src/core/envelope/api-error';
-import { cacheValidationRules } from './rule-cache';
+import { cacheValidationRules, validatePresent } from './rule-cache';
 
 type DtoClass<T> = new () => T;
 
@@ -51,7 +51,7 @@ export function validateBody<T extends object>(dto: DtoClass<T>, body: unknown, 
     throw ApiError.badRequest(`Invalid field${refused.length > 1 ? 's' : ''}: ${named.join('; ')}.`);
   }
   const instance = plainToInstance(dto, body);
-  const errors = validateSync(instance, { skipMissingProperties: false, forbidUnknownValues: false });
+  const errors = validatePresent(instance, { skipMissingProperties: false, forbidUnknownValues: false });
   if (errors.length > 0) throw ApiError.badRequest(describe(errors));
   return instance;
 }
