@@ -1,4 +1,6 @@
 /** Benchmark settings, read once from the environment (see bench/README.md). */
+import { SCENARIO_KEYS, ScenarioKey } from './scenarios';
+
 export type BenchDbType = 'sqlite' | 'mysql';
 
 export interface MysqlAccess {
@@ -23,6 +25,8 @@ export interface BenchOptions {
   customers: number;
   /** Keep the temporary folder and the scratch database for inspection. */
   keep: boolean;
+  /** The scenarios to run (`BENCH_SCENARIOS`, default all). */
+  scenarios: ScenarioKey[];
   /** Extra `node` flags for the real server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   serverNodeArgs: string[];
 }
@@ -45,6 +49,7 @@ export function readOptions(env: Env = process.env): BenchOptions {
     connections: readInt(env, 'BENCH_CONNECTIONS', 32, 1),
     customers: readInt(env, 'BENCH_CUSTOMERS', 100_000, 1),
     keep: env.BENCH_KEEP === '1',
+    scenarios: readScenarios(env.BENCH_SCENARIOS),
     serverNodeArgs: (env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter((arg) => arg !== ''),
   };
 }
@@ -53,6 +58,16 @@ function readDbType(raw: string | undefined): BenchDbType {
   if (raw === undefined || raw === '' || raw === 'sqlite') return 'sqlite';
   if (raw === 'mysql') return 'mysql';
   throw new Error(`BENCH_DB must be sqlite or mysql (got "${raw}")`);
+}
+
+function readScenarios(raw: string | undefined): ScenarioKey[] {
+  if (raw === undefined || raw.trim() === '') return [...SCENARIO_KEYS];
+  const keys = raw.split(',').map((key) => key.trim());
+  const unknown = keys.filter((key) => !(SCENARIO_KEYS as readonly string[]).includes(key));
+  if (unknown.length > 0 || keys.length === 0) {
+    throw new Error(`BENCH_SCENARIOS must list some of ${SCENARIO_KEYS.join(', ')} (got "${raw}")`);
+  }
+  return SCENARIO_KEYS.filter((key) => keys.includes(key));
 }
 
 function readInt(env: Env, name: string, fallback: number, min: number): number {

@@ -62,7 +62,7 @@ async function runScenarios(targets: Targets, options: BenchOptions, password: s
     warmupSeconds: options.warmupSeconds,
     authorization: `Basic ${Buffer.from(`${USERNAME}:${password}`).toString('base64')}`,
   };
-  const list = scenarios(options.customers);
+  const list = scenarios(options.customers, options.scenarios);
   for (const scenario of list) {
     for (const target of both(targets)) await smokeTest(target.url, scenario, settings.authorization);
   }

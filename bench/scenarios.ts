@@ -8,6 +8,8 @@ export interface BenchRequest {
 
 /** A benchmark scenario: the same request stream is sent to the server and to the baseline. */
 export interface Scenario {
+  /** Short name for `BENCH_SCENARIOS`. */
+  key: ScenarioKey;
   name: string;
   method: 'GET' | 'POST';
   /** The status every answer must have. */
@@ -17,6 +19,9 @@ export interface Scenario {
   /** Checks one decoded answer during the smoke test; returns a problem or null. */
   check(envelope: { response?: unknown }): string | null;
 }
+
+export const SCENARIO_KEYS = ['read', 'list', 'create'] as const;
+export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
 
 const PATH = '/api/v3/customer';
 
@@ -28,11 +33,13 @@ function randomId(customers: number): number {
   return 1 + Math.floor(Math.random() * customers);
 }
 
-export function scenarios(customers: number): Scenario[] {
+/** The scenarios named in `only` (all three by default), in their usual order. */
+export function scenarios(customers: number, only: readonly ScenarioKey[] = SCENARIO_KEYS): Scenario[] {
   let created = 0;
   const runTag = Date.now().toString(36);
-  return [
+  const all: Scenario[] = [
     {
+      key: 'read',
       name: 'GET /customer/<id>',
       method: 'GET',
       expectedStatus: 200,
@@ -43,6 +50,7 @@ export function scenarios(customers: number): Scenario[] {
           : 'no customer in the response',
     },
     {
+      key: 'list',
       name: 'GET /customer?where=bill_state',
       method: 'GET',
       expectedStatus: 200,
@@ -56,6 +64,7 @@ export function scenarios(customers: number): Scenario[] {
       },
     },
     {
+      key: 'create',
       name: 'POST /customer',
       method: 'POST',
       expectedStatus: 201,
@@ -72,4 +81,5 @@ export function scenarios(customers: number): Scenario[] {
         typeof e.response === 'object' && e.response !== null && 'id' in e.response ? null : 'no id in the response',
     },
   ];
+  return all.filter((scenario) => only.includes(scenario.key));
 }

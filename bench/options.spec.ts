@@ -1,0 +1,14 @@
+import { readOptions } from './options';
+
+describe('bench readOptions', () => {
+  it('runs every scenario unless BENCH_SCENARIOS names some, in their usual order', () => {
+    expect(readOptions({}).scenarios).toEqual(['read', 'list', 'create']);
+    expect(readOptions({ BENCH_SCENARIOS: ' create , read' }).scenarios).toEqual(['read', 'create']);
+  });
+
+  it('refuses an unknown scenario by name', () => {
+    expect(() => readOptions({ BENCH_SCENARIOS: 'list,delete' })).toThrow(
+      'BENCH_SCENARIOS must list some of read, list, create (got "list,delete")',
+    );
+  });
+});
