@@ -72,7 +72,7 @@ describe('POST /_bulk', () => {
       status: 'Error',
       message: 'This customer does not exist.',
       details: {},
-      response: false,
+      response: null,
     });
     expect(results[1].message).toContain('no_taxes');
     expect(results[2].message).toContain('external_key');

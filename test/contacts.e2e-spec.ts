@@ -290,7 +290,7 @@ describe('contacts (/api/v3/user)', () => {
           status: 'Error',
           message: 'This user does not exist.',
           details: {},
-          response: false,
+          response: null,
         });
       }
     });
@@ -476,7 +476,7 @@ describe('contacts (/api/v3/user)', () => {
           status: 'Error',
           message: 'This user does not exist.',
           details: {},
-          response: false,
+          response: null,
         });
       }
     });
@@ -639,7 +639,7 @@ describe('contacts (/api/v3/user)', () => {
         status: 'Error',
         message: 'This user does not exist.',
         details: {},
-        response: false,
+        response: null,
       });
       expect(await countContacts(`customers.customer_id:EQUALS:${customerId}`)).toBe(countBefore - 1);
       expect(names(await listContacts(`where=customers.customer_id:EQUALS:${customerId}`))).toEqual(['Stays']);

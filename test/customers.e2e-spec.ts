@@ -93,7 +93,7 @@ describe('customers', () => {
         status: 'Error',
         message: 'This customer does not exist.',
         details: {},
-        response: false,
+        response: null,
       });
     }
   });

@@ -114,7 +114,8 @@ function toEnvelope(statusCode: number, body: string): Envelope {
       status: parsed.status ?? (statusCode < 400 ? 'OK' : 'Error'),
       message: parsed.message ?? '',
       details: parsed.details ?? {},
-      response: parsed.response ?? false,
+      // Every answer carries `response` (null on a 404); false only if one ever came without it.
+      response: parsed.response === undefined ? false : parsed.response,
     };
   } catch {
     return errorEnvelope(statusCode >= 400 ? statusCode : 500, 'The request did not return JSON.');

@@ -23,6 +23,9 @@ describe('envelopes', () => {
     });
     expect(errorEnvelope(400, 'Bad.', undefined).details).toEqual({});
     expect(errorEnvelope(418, 'Short and stout.').status).toBe('Teapot');
+    expect(errorEnvelope(401, 'No.').response).toBe(false);
+    // A 404 as recorded from the original service: `"response":null`.
+    expect(errorEnvelope(404, 'This customer does not exist.').response).toBeNull();
   });
 });
 

@@ -11,6 +11,10 @@ export function okEnvelope(code: number, response: unknown, details: Record<stri
   return { code, status: 'OK', message: '', details, response };
 }
 
+/**
+ * `response` is false on errors (SPEC "Envelope"), except on a 404, which the original
+ * service answers with `response: null` (recorded traffic: "This customer does not exist.").
+ */
 export function errorEnvelope(code: number, message: string, details: Record<string, unknown> = {}): Envelope {
-  return { code, status: code === 418 ? 'Teapot' : 'Error', message, details, response: false };
+  return { code, status: code === 418 ? 'Teapot' : 'Error', message, details, response: code === 404 ? null : false };
 }

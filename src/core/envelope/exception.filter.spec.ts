@@ -49,7 +49,7 @@ describe('EnvelopeExceptionFilter', () => {
     });
   });
 
-  it('answers an ApiError 404 with the wire wording and empty details', () => {
+  it('answers an ApiError 404 as the original service does (recorded traffic): its wording, empty details, response null', () => {
     const out = run(ApiError.notFound('customer'));
     expect(out.status).toBe(404);
     expect(out.body).toEqual({
@@ -57,7 +57,7 @@ describe('EnvelopeExceptionFilter', () => {
       status: 'Error',
       message: 'This customer does not exist.',
       details: {},
-      response: false,
+      response: null,
     });
   });
 
