@@ -130,6 +130,39 @@ describe('payments applied to invoices', () => {
     expect(await customer(c)).toMatchObject({ balance: 0, paid: 500 });
   });
 
+  it('customer figures add many invoices and partial payments to the cent, on a read and on a list page', async () => {
+    const c = await newCustomer({ company: 'Figures Monthly' });
+    // A year of 0.07 invoices (floats: 12 x 0.07 = 0.8400000000000001), then 0.10, 0.20, 33.33.
+    const monthly: number[] = [];
+    for (let month = 1; month <= 12; month++) {
+      monthly.push(await newInvoice(c, `2025-${String(month).padStart(2, '0')}-01`, '0.07'));
+    }
+    const [dime, fifth, big] = [
+      await newInvoice(c, '2026-01-05', '0.10'),
+      await newInvoice(c, '2026-01-06', '0.20'),
+      await newInvoice(c, '2026-01-07', '33.33'),
+    ];
+    // A void invoice counts for nothing.
+    const voided = await newInvoice(c, '2026-01-08', '50.00');
+    await t.post(`/api/v3/invoice/${voided}?action=void`, {}).expect(200);
+    await record(c, { amount: '0.10', applied_to: [dime] });
+    await record(c, { amount: '0.21', applied_to: monthly.slice(0, 3) });
+    await record(c, { amount: '10.00', applied_to: [{ invoice_id: big, applied: '10.00' }] });
+    await record(c, { amount: '0.05' }); // paid, applied to nothing
+    expect(await balances([dime, fifth, big, ...monthly.slice(0, 4)])).toEqual([0, 0.2, 23.33, 0, 0, 0, 0.07]);
+
+    // total 0.84 + 0.10 + 0.20 + 33.33; paid 0.10 + 0.21 + 10.00 + 0.05; balance total less 10.31 applied.
+    const figures = { total: 34.47, paid: 10.36, balance: 24.16 };
+    expect(await customer(c)).toMatchObject(figures);
+    const other = await newCustomer({ company: 'Figures Other' });
+    await newInvoice(other, '2026-01-05', '0.30');
+    const page = await t.get('/api/v3/customer?where=company:CONTAINS:Figures&order=company:ASC').expect(200);
+    expect(page.body.response).toEqual([
+      expect.objectContaining({ customer_id: c, ...figures }),
+      expect.objectContaining({ customer_id: other, total: 0.3, paid: 0, balance: 0.3 }),
+    ]);
+  });
+
   it('changeAppliedAmounts replaces, omits and empties, reopening what it leaves', async () => {
     const c = await newCustomer();
     const [i1, i2, i3] = await threeInvoices(c);

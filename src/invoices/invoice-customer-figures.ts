@@ -12,9 +12,10 @@ export class InvoiceCustomerFigures implements OnModuleInit {
 
   onModuleInit(): void {
     this.customers.addFiguresSource({
-      selects: [
-        `SELECT 'invoice' AS kind, customer_id, total AS amount FROM invoice
-         WHERE customer_id IN (:...ids) AND void_datetime IS NULL AND deleted_datetime IS NULL`,
+      selects: (sum) => [
+        `SELECT 'invoice' AS kind, customer_id, ${sum('total')} AS amount FROM invoice
+         WHERE customer_id IN (:...ids) AND void_datetime IS NULL AND deleted_datetime IS NULL
+         GROUP BY customer_id`,
       ],
       kinds: ['invoice'],
       add: (figures, _kind, amount) => {

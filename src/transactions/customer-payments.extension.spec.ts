@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { CustomerExtensions, CustomerFiguresSource } from 'src/customers/customer-figures';
+import { amountSum } from 'src/database/amount-sum';
 import { openMemorySqlite } from 'src/database/memory-sqlite.spec-helper';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
 import { TransactionApplied } from './entities/transaction-applied.entity';
@@ -26,17 +27,19 @@ describe('CustomerPaymentsExtension figures on SQLite', () => {
 
   // SQLite has no statistics, so left to itself it picks the status (or type) index, which
   // holds nearly every payment: each customer read would then walk all of them.
-  it('reads the payments of the asked customers only, through their customer index', async () => {
+  it('sums the payments of the asked customers only, through their customer index', async () => {
     const source = paymentsSource();
-    expect(source.selects).toHaveLength(2);
-    for (const select of source.selects) {
+    const selects = source.selects(amountSum(dataSource.manager).sql);
+    expect(selects).toHaveLength(2);
+    for (const select of selects) {
       const [sql, values] = dataSource.driver.escapeQueryWithParameters(`EXPLAIN QUERY PLAN ${select}`, {
         ...source.params,
         ids: [1, 2, 3],
       });
       const plan = (await dataSource.query<Array<{ detail: string }>>(sql, values)).map((row) => row.detail);
       expect(plan[0]).toMatch(/^SEARCH (t|ta) USING INDEX \S+ \((invoice_)?customer_id=\?\)$/);
-      expect(plan.join('\n')).not.toMatch(/status_str|transaction_type/);
+      // Grouped as the index reads them: no temporary B-tree for GROUP BY.
+      expect(plan.join('\n')).not.toMatch(/status_str|transaction_type|TEMP B-TREE/);
     }
   });
 });
