@@ -85,6 +85,18 @@ describe('customers', () => {
     expect(byToken.body.response.customer_id).toBe(id);
   });
 
+  it('finds a customer by an external key with percent signs, percent-decoded once as any path', async () => {
+    const pct = await createCustomer({ company: 'Percent', external_key: '100%' });
+    const escaped = await createCustomer({ company: 'Escaped', external_key: 'a%20b c/d' });
+    expect((await t.get('/api/v3/customer/external_key:100%25').expect(200)).body.response.customer_id).toBe(pct);
+    const path = `/api/v3/customer/external_key:${encodeURIComponent('a%20b c/d')}`;
+    expect((await t.get(path).expect(200)).body.response.customer_id).toBe(escaped);
+    expect((await t.put(path, { company: 'Escaped 2' }).expect(202)).body.response).toEqual({ id: escaped });
+    expect((await t.get(`${path}/_revision?limit=1`).expect(200)).body.response[0].context_id).toBe(escaped);
+    // "a%20b c/d" is not "a b c/d": the key is not decoded a second time.
+    await t.get(`/api/v3/customer/external_key:${encodeURIComponent('a b c/d')}`).expect(404);
+  });
+
   it('answers 404 for a missing customer by id, external key or token', async () => {
     for (const ref of ['999999', 'external_key:nope', 'token:zzzzzzzzzzzz', 'abc']) {
       const res = await t.get(`/api/v3/customer/${ref}`).expect(404);

@@ -4,27 +4,22 @@ export type PathRef =
 
 const MAX_ID = 2_147_483_647;
 
-/** Returns null for anything that cannot name an object (the caller answers 404). */
+/**
+ * Returns null for anything that cannot name an object (the caller answers 404). `raw` is
+ * the path parameter as the router hands it over, already percent-decoded once (a malformed
+ * escape never gets here: the router answers it with a 400), so it is not decoded again: a
+ * key `100%` is asked for as `external_key:100%25`, a key `a%20b` as `external_key:a%2520b`.
+ */
 export function parsePathRef(raw: string): PathRef | null {
-  const decoded = safeDecode(raw);
-  if (decoded === null) return null;
-  if (/^\d{1,10}$/.test(decoded)) {
-    const id = Number(decoded);
+  if (/^\d{1,10}$/.test(raw)) {
+    const id = Number(raw);
     return id >= 1 && id <= MAX_ID ? { kind: 'id', id } : null;
   }
-  if (decoded.startsWith('external_key:') && decoded.length > 13) {
-    return { kind: 'external_key', value: decoded.slice(13) };
+  if (raw.startsWith('external_key:') && raw.length > 13) {
+    return { kind: 'external_key', value: raw.slice(13) };
   }
-  if (decoded.startsWith('token:') && decoded.length > 6) {
-    return { kind: 'token', value: decoded.slice(6) };
+  if (raw.startsWith('token:') && raw.length > 6) {
+    return { kind: 'token', value: raw.slice(6) };
   }
   return null;
-}
-
-function safeDecode(raw: string): string | null {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
 }
