@@ -165,6 +165,32 @@ describe('customers', () => {
     expect(readOnlyOnUpdate.body.message).toContain('"currency_id" is read-only');
   });
 
+  it("splits superuser_name into the main contact's name parts, so the name follows later changes to them", async () => {
+    const id = await createCustomer({ company: 'Named', superuser_name: 'Jane Q Doe' });
+    const created = (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response;
+    expect(created).toMatchObject({
+      superuser_name: 'Jane Q Doe',
+      superuser_first_name: 'Jane',
+      superuser_last_name: 'Doe',
+    });
+    const contact = (await t.get(`/api/v3/user/${created.superuser_id as number}`).expect(200)).body.response;
+    expect(contact).toMatchObject({ first_name: 'Jane', middle_name_glob: 'Q', last_name: 'Doe', name: 'Jane Q Doe' });
+    // As recorded (update_customer.yml): a new superuser_first_name shows in superuser_name.
+    await t.put(`/api/v3/customer/${id}`, { superuser_first_name: 'Todd' }).expect(202);
+    expect((await t.get(`/api/v3/customer/${id}`).expect(200)).body.response).toMatchObject({
+      superuser_name: 'Todd Q Doe',
+      superuser_first_name: 'Todd',
+    });
+    await t.put(`/api/v3/customer/${id}`, { superuser_name: 'Ann Lee', superuser_last_name: 'Smith' }).expect(202);
+    expect((await t.get(`/api/v3/customer/${id}`).expect(200)).body.response).toMatchObject({
+      superuser_name: 'Ann Smith',
+      superuser_first_name: 'Ann',
+      superuser_last_name: 'Smith',
+    });
+    const long = await t.put(`/api/v3/customer/${id}`, { superuser_name: 'x'.repeat(129) }).expect(400);
+    expect(long.body.message).toContain('"superuser_name"');
+  });
+
   it('connects and disconnects a parent, refusing cycles and unknown parents', async () => {
     const parent = await createCustomer({ company: 'Parent' });
     const child = await createCustomer({ company: 'Child', parent_customer_id: parent });

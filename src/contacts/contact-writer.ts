@@ -27,8 +27,9 @@ type NameFields = Partial<Pick<Contact, 'name' | 'first_name' | 'middle_name_glo
  * name, as the reference service does ("Keith's Test Cmopany", and `PUT {name: "Jane Doe"}`
  * turning Jane Smith into Jane Doe); parts sent beside it win. The stored `name` is then
  * cleared, so the name is derived from its parts and follows later changes to them.
+ * `field` is the name's field on the wire, for the 400 (`superuser_name` on a customer).
  */
-export function nameColumns(fields: NameFields): NameFields {
+export function nameColumns(fields: NameFields, field = 'name'): NameFields {
   if (fields.name === undefined) return {};
   const words = (fields.name ?? '')
     .trim()
@@ -41,7 +42,7 @@ export function nameColumns(fields: NameFields): NameFields {
   };
   if (Object.values(split).some((part) => part !== null && part.length > 128)) {
     throw ApiError.badRequest(
-      'Invalid field "name": each of its first, middle and last name must be at most 128 characters long.',
+      `Invalid field "${field}": each of its first, middle and last name must be at most 128 characters long.`,
     );
   }
   return {

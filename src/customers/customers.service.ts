@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { assertUsernameFree, generatedUsername } from 'src/contacts/contact-writer';
+import { assertUsernameFree, generatedUsername, nameColumns } from 'src/contacts/contact-writer';
 import { presentStoredContact } from 'src/contacts/contact.presenter';
 import { Contact } from 'src/contacts/entities/contact.entity';
 import { Clock } from 'src/core/clock/clock';
@@ -260,7 +260,9 @@ export class CustomersService {
       const value = dto[field as keyof typeof SUPERUSER_FIELDS];
       if (value !== undefined) columns[column] = value;
     }
-    return columns as Partial<Contact>;
+    // A main contact's name is written as any contact's: split into its parts (as recorded).
+    const contact = columns as Partial<Contact>;
+    return { ...contact, ...nameColumns(contact, 'superuser_name') };
   }
 
   private assertReferences(dto: CreateCustomerDto | UpdateCustomerDto): void {
