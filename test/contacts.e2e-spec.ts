@@ -971,6 +971,11 @@ describe('contacts (/api/v3/user)', () => {
       expect(await badRequest(t.post(`/api/v3/user/${id}?action=fly`).expect(400))).toContain('"fly"');
       expect(await badRequest(t.post(`/api/v3/user/${id}/_action/fly`).expect(400))).toContain('"fly"');
       expect(await badRequest(t.post(`/api/v3/user/${id}`).expect(400))).toContain('action');
+      // On the collection too: a contact is not created when an action was asked for.
+      const flying = { customer_id: customerId, first_name: 'Flying' };
+      expect(await badRequest(t.post('/api/v3/user?action=fly', flying).expect(400))).toContain('"fly"');
+      expect(await badRequest(t.post('/api/v3/user?action=', flying).expect(400))).toContain('action');
+      expect(await countContacts('first_name:EQUALS:Flying')).toBe(0);
     });
 
     it('answers 401 without credentials', async () => {

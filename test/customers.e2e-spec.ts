@@ -269,5 +269,10 @@ describe('customers', () => {
     const id = await createCustomer({ company: 'Acting' });
     expect((await t.post(`/api/v3/customer/${id}?action=fly`).expect(400)).body.message).toContain('fly');
     expect((await t.post(`/api/v3/customer/${id}/_action/fly`).expect(400)).body.message).toContain('fly');
+    // On the collection too: a customer is not created when an action was asked for.
+    const onCollection = await t.post('/api/v3/customer?action=fly', { company: 'Flying' }).expect(400);
+    expect(onCollection.body.message).toContain('"fly"');
+    await t.post('/api/v3/customer?action=', { company: 'Flying' }).expect(400);
+    expect((await t.get('/api/v3/customer/_count?where=company:EQUALS:Flying').expect(200)).body.response).toBe(0);
   });
 });

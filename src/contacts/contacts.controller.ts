@@ -43,7 +43,13 @@ export class ContactsController {
   }
 
   @Post()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+  async create(
+    @Query('action') action: unknown,
+    @Body() body: unknown,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
+    // Contacts have no collection actions (DESIGN §4): `?action=` is a 400, never a create.
+    if (action !== undefined) pickAction({}, 'user', action);
     const dto = validateBody(CreateContactDto, body, {
       readOnly: CONTACT_READ_ONLY,
       requireData: true,

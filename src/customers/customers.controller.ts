@@ -41,7 +41,13 @@ export class CustomersController {
   }
 
   @Post()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+  async create(
+    @Query('action') action: unknown,
+    @Body() body: unknown,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
+    // Customers have no collection actions (DESIGN §4): `?action=` is a 400, never a create.
+    if (action !== undefined) pickAction({}, 'customer', action);
     const dto = validateBody(CreateCustomerDto, body, { readOnly: CUSTOMER_READ_ONLY, requireData: true });
     const id = await this.customers.create(ctx, dto);
     return created(this.wire.apiUrl('customer', id), id);
