@@ -1,33 +1,30 @@
 import 'reflect-metadata';
 import Decimal from 'decimal.js';
 import { DataSource } from 'typeorm';
-import * as rawQuery from 'src/database/raw-query';
 import { CustomerExtensions, CustomerFigures } from './customer-figures';
 
-describe('CustomerExtensions.figuresFor', () => {
+describe('CustomerExtensions.figureColumns', () => {
   let dataSource: DataSource;
 
   beforeEach(async () => {
     dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:', logging: false });
     await dataSource.initialize();
+    await dataSource.query('CREATE TABLE customer (customer_id INTEGER PRIMARY KEY)');
+    await dataSource.query('INSERT INTO customer VALUES (1), (2), (3), (4), (5), (6)');
     await dataSource.query('CREATE TABLE charge (customer_id INTEGER, amount DECIMAL(20,2), kind TEXT)');
     await dataSource.query(
       "INSERT INTO charge VALUES (1, '0.10', 'inv'), (1, '0.20', 'inv'), (2, '5.00', 'inv'), (1, '0.05', 'pay'), (3, '9.99', 'inv')",
     );
   });
 
-  afterEach(async () => {
-    jest.restoreAllMocks();
-    await dataSource.destroy();
-  });
+  afterEach(() => dataSource.destroy());
 
   function extensions(): CustomerExtensions {
     const ext = new CustomerExtensions();
     ext.addFiguresSource({
-      selects: (sum) => [
-        `SELECT 'invoice' AS kind, customer_id, ${sum('amount')} AS amount FROM charge
-         WHERE kind = :test_inv AND customer_id IN (:...ids) GROUP BY customer_id`,
-      ],
+      sums: (sum, customerId) => ({
+        invoice: `(SELECT ${sum('amount')} FROM charge WHERE kind = :test_inv AND customer_id = ${customerId})`,
+      }),
       params: { test_inv: 'inv' },
       kinds: ['invoice'],
       add: (f: CustomerFigures, _kind, amount: Decimal) => {
@@ -36,10 +33,9 @@ describe('CustomerExtensions.figuresFor', () => {
       },
     });
     ext.addFiguresSource({
-      selects: (sum) => [
-        `SELECT 'paid' AS kind, customer_id, ${sum('amount')} AS amount FROM charge
-         WHERE kind = 'pay' AND customer_id IN (:...ids) GROUP BY customer_id`,
-      ],
+      sums: (sum, customerId) => ({
+        paid: `(SELECT ${sum('amount')} FROM charge WHERE kind = 'pay' AND customer_id = ${customerId})`,
+      }),
       kinds: ['paid'],
       add: (f, _kind, amount) => {
         f.paid = f.paid.plus(amount);
@@ -49,27 +45,37 @@ describe('CustomerExtensions.figuresFor', () => {
     return ext;
   }
 
-  /** Records the rows each figures statement returns. */
-  function spyRows(): () => Promise<unknown[][]> {
-    const spy = jest.spyOn(rawQuery, 'queryRows');
-    return () => Promise.all(spy.mock.results.map((result) => result.value as Promise<unknown[]>));
+  /** The figures of the given customers, read as extra columns of one customer SELECT. */
+  async function figuresOf(ext: CustomerExtensions, ids: number[]): Promise<Map<number, CustomerFigures>> {
+    const columns = ext.figureColumns(dataSource.manager, 'c.customer_id');
+    const [sql, values] = dataSource.driver.escapeQueryWithParameters(
+      `SELECT c.customer_id, ${columns.selects.join(', ')} FROM customer c WHERE c.customer_id IN (:...ids)`,
+      { ...columns.params, ids },
+    );
+    const rows = await dataSource.query<Array<Record<string, unknown>>>(sql, values);
+    return new Map(
+      rows.map((row) => {
+        const { customer_id: id, ...figures } = row;
+        return [id as number, columns.read(Object.values(figures))];
+      }),
+    );
   }
 
-  it('runs every source and sums each kind exactly, per customer', async () => {
-    const figures = await extensions().figuresFor(dataSource.manager, [1, 2, 4]);
-    expect([...figures.keys()]).toEqual([1, 2, 4]);
+  it('sums each kind exactly, per customer, inside the customer SELECT', async () => {
+    const figures = await figuresOf(extensions(), [1, 2, 4]);
+    expect([...figures.keys()].sort()).toEqual([1, 2, 4]);
     const one = figures.get(1)!;
     // 0.1 + 0.2 in floats would be 0.30000000000000004.
     expect(one.total.toString()).toBe('0.3');
     expect(one.paid.toString()).toBe('0.05');
     expect(one.balance.toString()).toBe('0.25');
     expect(figures.get(2)!.total.toString()).toBe('5');
-    // A customer with no rows has zero figures; a customer not asked for is not reported.
+    // A customer with no rows has zero figures.
     expect(figures.get(4)!.balance.toString()).toBe('0');
-    expect(figures.has(3)).toBe(false);
+    expect(figures.get(4)!.total.toString()).toBe('0');
   });
 
-  it('lets the database add many amounts, exactly, and answers one row per kind and customer', async () => {
+  it('lets the database add many amounts, exactly', async () => {
     const charges = (customer: number, amount: string, count: number) =>
       Array.from({ length: count }, () => `(${customer}, '${amount}', 'inv')`).join(', ');
     await dataSource.query(
@@ -82,32 +88,35 @@ describe('CustomerExtensions.figuresFor', () => {
     );
     expect(float).not.toBe(7);
 
-    const rows = spyRows();
-    const figures = await extensions().figuresFor(dataSource.manager, [5, 6, 1, 2]);
+    const figures = await figuresOf(extensions(), [5, 6]);
     const five = figures.get(5)!;
     expect(five.total.toFixed(2)).toBe('10.00');
     expect(five.paid.toString()).toBe('0.25');
     expect(five.balance.toString()).toBe('9.75');
     expect(figures.get(6)!.total.toString()).toBe('7');
-    // 1,111 charges of four customers come back as six rows: four invoice sums, two paid.
-    const returned = (await rows()).flat();
-    expect(returned).toHaveLength(6);
-    expect(returned).toEqual(
-      expect.arrayContaining([
-        { kind: 'invoice', customer_id: 5, amount: '1000' },
-        { kind: 'invoice', customer_id: 6, amount: '700' },
-        { kind: 'paid', customer_id: 5, amount: '25' },
-      ]),
-    );
   });
 
-  it('answers without a query for no customers, and refuses a kind claimed by two sources', async () => {
+  it('gives the columns in the order the sources came, built once per customer column', () => {
     const ext = extensions();
-    const rows = spyRows();
-    expect((await ext.figuresFor(dataSource.manager, [])).size).toBe(0);
-    expect(await rows()).toEqual([]);
-    expect(() => ext.addFiguresSource({ selects: () => ['SELECT 1'], kinds: ['paid'], add: () => undefined })).toThrow(
-      'kind "paid" has two sources',
+    const columns = ext.figureColumns(dataSource.manager, 'c.customer_id');
+    expect(columns.selects).toHaveLength(2);
+    expect(columns.selects[0]).toMatch(
+      /^\(SELECT .* FROM charge WHERE kind = :test_inv AND customer_id = c\.customer_id\) AS figure_0$/,
     );
+    expect(columns.params).toEqual({ test_inv: 'inv' });
+    expect(ext.figureColumns(dataSource.manager, 'c.customer_id')).toBe(columns);
+    expect(ext.figureColumns(dataSource.manager, 'x.customer_id').selects[1]).toContain('customer_id = x.customer_id');
+    // No sums at all (a customer without invoices or payments) reads as zero figures.
+    const zero = columns.read([null, null]);
+    expect([zero.total, zero.balance, zero.paid, zero.mrr, zero.arr].map(String)).toEqual(['0', '0', '0', '0', '0']);
+  });
+
+  it('refuses a kind claimed by two sources, and a source whose sums are not the kinds it claims', () => {
+    const ext = extensions();
+    expect(() =>
+      ext.addFiguresSource({ sums: () => ({ paid: '(SELECT 1)' }), kinds: ['paid'], add: () => undefined }),
+    ).toThrow('kind "paid" has two sources');
+    ext.addFiguresSource({ sums: () => ({ mrr: '(SELECT 1)' }), kinds: ['arr'], add: () => undefined });
+    expect(() => ext.figureColumns(dataSource.manager, 'c.customer_id')).toThrow('yields mrr but claims arr');
   });
 });

@@ -3,7 +3,6 @@ import Decimal from 'decimal.js';
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { ZERO } from 'src/core/money/decimal';
 import { AmountSum, amountSum } from 'src/database/amount-sum';
-import { queryRows, runsInProcess } from 'src/database/raw-query';
 
 /** A customer's money figures (SPEC "Customer": total, balance, paid, mrr, arr). */
 export interface CustomerFigures {
@@ -22,24 +21,33 @@ export type SqlAmountSum = AmountSum['sql'];
 
 /**
  * A module that contributes to the figures (invoices add `total`/`balance`, payments
- * `paid`, subscriptions `mrr`/`arr`). It contributes sums per customer, which the database
- * computes exactly: a customer's read costs one row per kind, however many invoices and
- * payments it has.
+ * `paid`, subscriptions `mrr`/`arr`). It contributes one sum per kind and customer, which
+ * the database computes exactly inside the customer read itself: a read costs no extra
+ * statement, and no more however many invoices and payments the customer has.
  */
 export interface CustomerFiguresSource {
   /**
-   * SELECTs of `kind`, `customer_id`, `amount` for the customers in `:...ids`, one row per
-   * kind and customer: `amount` is `sum(<amount column>)`, grouped by the customer column.
-   * Each stands on its own (no UNION inside). A server database gets every source's
-   * SELECTs as one UNION ALL, so their other parameters share one namespace: prefix them
-   * with the module's name.
+   * Per kind, a scalar subquery: `(SELECT sum(<amount column>) FROM ... WHERE <customer
+   * column> = ${customerId} AND ...)`, where `customerId` is the outer read's customer id
+   * column. Its parameters share the customer read's namespace: prefix them with the
+   * module's name.
    */
-  selects(sum: SqlAmountSum): readonly string[];
+  sums(sum: SqlAmountSum, customerId: string): Readonly<Record<string, string>>;
   params?: ObjectLiteral;
-  /** The `kind` values the SELECTs yield (each kind belongs to one source). */
+  /** The kinds `sums` yields (each kind belongs to one source). */
   kinds: readonly string[];
   /** Adds one kind's sum to its customer's figures. */
   add(figures: CustomerFigures, kind: string, amount: Decimal): void;
+}
+
+/**
+ * The figures as extra columns of a customer SELECT: add `selects` to its columns and
+ * `params` to its parameters, then `read` the values of those columns (in that order).
+ */
+export interface FigureColumns {
+  readonly selects: readonly string[];
+  readonly params: ObjectLiteral;
+  read(values: readonly unknown[]): CustomerFigures;
 }
 
 /** Decides whether a customer's parent may change (rule 2: not once it paid for the customer). */
@@ -47,29 +55,23 @@ export type ParentChangeGuard = (manager: EntityManager, customerId: number, cur
 
 export const EMPTY_FIGURES: CustomerFigures = { total: ZERO, balance: ZERO, paid: ZERO, mrr: ZERO, arr: ZERO };
 
-interface FigureRow {
-  kind: string;
-  customer_id: number | string;
-  amount: string | number | null;
-}
-
 /** Where later modules plug their figures and rules into customers. */
 @Injectable()
 export class CustomerExtensions {
-  private readonly sourceOfKind = new Map<string, CustomerFiguresSource>();
-  private readonly parentGuards: ParentChangeGuard[] = [];
   private readonly sources: CustomerFiguresSource[] = [];
-  /** The statements of figuresFor, built once per database's way of summing. */
-  private readonly statements = new Map<AmountSum, readonly string[]>();
+  private readonly claimedKinds = new Set<string>();
+  private readonly parentGuards: ParentChangeGuard[] = [];
+  /** Built once per way of summing and customer id column (a read path asks for the same every time). */
+  private readonly columns = new Map<string, FigureColumns>();
   private figuresParams: ObjectLiteral = {};
 
   addFiguresSource(source: CustomerFiguresSource): void {
     for (const kind of source.kinds) {
-      if (this.sourceOfKind.has(kind)) throw new Error(`Customer figures: kind "${kind}" has two sources`);
-      this.sourceOfKind.set(kind, source);
+      if (this.claimedKinds.has(kind)) throw new Error(`Customer figures: kind "${kind}" has two sources`);
+      this.claimedKinds.add(kind);
     }
     this.sources.push(source);
-    this.statements.clear();
+    this.columns.clear();
     this.figuresParams = { ...this.figuresParams, ...source.params };
   }
 
@@ -77,41 +79,51 @@ export class CustomerExtensions {
     this.parentGuards.push(guard);
   }
 
-  async figuresFor(manager: EntityManager, customerIds: number[]): Promise<Map<number, CustomerFigures>> {
-    const result = new Map<number, CustomerFigures>(customerIds.map((id) => [id, { ...EMPTY_FIGURES }]));
-    if (customerIds.length === 0 || this.sources.length === 0) return result;
-    const params = { ...this.figuresParams, ids: customerIds };
-    const sum = amountSum(manager);
-    const rows: FigureRow[] = [];
-    for (const sql of this.statementsFor(manager, sum)) {
-      rows.push(...(await queryRows<FigureRow>(manager, sql, params)));
-    }
-    for (const row of rows) {
-      const figures = result.get(Number(row.customer_id));
-      const source = this.sourceOfKind.get(row.kind);
-      if (!figures || !source) continue;
-      source.add(figures, row.kind, sum.read(row.amount));
-    }
-    return result;
-  }
-
   /**
-   * Every source's SELECTs: each alone in process (SQLite), where a statement costs no
-   * round trip and a compound SELECT with an IN list in each part costs far more than its
-   * parts run one by one (a page of ten customers: 38 µs against 8 µs); as one UNION ALL
-   * on a server, one round trip for a page of customers.
+   * The figures of the customer whose id is `customerId` (a column of the customer SELECT,
+   * e.g. `c.customer_id`) as extra columns of that SELECT. One statement reads a page of
+   * customers with their figures: on MariaDB, the customer row and a separate UNION of
+   * grouped sums cost a read by id 124 µs of database and 76 µs of client CPU against 87 and
+   * 52 µs as one statement, and on SQLite 14.8 against 8.9 µs (empty figure tables).
    */
-  private statementsFor(manager: EntityManager, sum: AmountSum): readonly string[] {
-    let statements = this.statements.get(sum);
-    if (!statements) {
-      const selects = this.sources.flatMap((source) => source.selects(sum.sql));
-      statements = runsInProcess(manager) ? selects : [selects.join('\nUNION ALL\n')];
-      this.statements.set(sum, statements);
+  figureColumns(manager: EntityManager, customerId: string): FigureColumns {
+    const sum = amountSum(manager);
+    const key = `${sum.name}\u0000${customerId}`;
+    let columns = this.columns.get(key);
+    if (!columns) {
+      columns = this.buildColumns(sum, customerId);
+      this.columns.set(key, columns);
     }
-    return statements;
+    return columns;
   }
 
   async assertParentMayChange(manager: EntityManager, customerId: number, currentParentId: number): Promise<void> {
     for (const guard of this.parentGuards) await guard(manager, customerId, currentParentId);
+  }
+
+  private buildColumns(sum: AmountSum, customerId: string): FigureColumns {
+    const parts: Array<{ source: CustomerFiguresSource; kind: string; sql: string }> = [];
+    for (const source of this.sources) {
+      const sums = source.sums(sum.sql, customerId);
+      const kinds = Object.keys(sums);
+      if (kinds.length !== source.kinds.length || kinds.some((kind) => !source.kinds.includes(kind))) {
+        throw new Error(`Customer figures: a source yields ${kinds.join(', ')} but claims ${source.kinds.join(', ')}`);
+      }
+      for (const kind of source.kinds) parts.push({ source, kind, sql: sums[kind] });
+    }
+    return {
+      // Aliased by position, like the entity's own columns (EntityReader).
+      selects: parts.map((part, i) => `${part.sql} AS figure_${i}`),
+      params: this.figuresParams,
+      read: (values) => {
+        const figures = { ...EMPTY_FIGURES };
+        parts.forEach((part, i) => {
+          const value = values[i] as string | number | null | undefined;
+          // No rows of that kind: nothing to add.
+          if (value !== null && value !== undefined) part.source.add(figures, part.kind, sum.read(value));
+        });
+        return figures;
+      },
+    };
   }
 }

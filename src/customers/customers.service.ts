@@ -12,7 +12,7 @@ import { assertExternalKeyFree, insertWithExternalKey } from 'src/core/refs/exte
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { EntityReader } from 'src/database/entity-reader';
+import { EntityReader, ReadClause } from 'src/database/entity-reader';
 import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
@@ -147,10 +147,9 @@ export class CustomersService {
   }
 
   async findOne(ref: string): Promise<Record<string, unknown>> {
-    const manager = this.dataSource.manager;
-    const row = await this.reader.one(manager, pathRefCondition('c', CUSTOMER_REF, ref));
-    if (!row) throw ApiError.notFound('customer');
-    return (await this.presentMany(manager, [row]))[0];
+    const [customer] = await this.readPresented(this.dataSource.manager, pathRefCondition('c', CUSTOMER_REF, ref));
+    if (!customer) throw ApiError.notFound('customer');
+    return customer;
   }
 
   /** The customer's id for a path ref (404 when there is none). */
@@ -163,8 +162,7 @@ export class CustomersService {
       timezone: this.wire.timezone,
       defaultOrder: { expr: 'c.customer_id', dir: 'ASC' },
     });
-    const manager = this.dataSource.manager;
-    return this.presentMany(manager, await this.reader.many(manager, clause));
+    return this.readPresented(this.dataSource.manager, clause);
   }
 
   async count(query: Record<string, unknown>): Promise<number> {
@@ -179,9 +177,15 @@ export class CustomersService {
    * figures are zero without asking the modules that own them.
    */
   async presentById(manager: EntityManager, id: number, justCreated = false): Promise<Record<string, unknown>> {
-    const row = await this.reader.one(manager, { where: 'c.customer_id = :id', params: { id } });
-    if (!row) throw ApiError.notFound('customer');
-    return justCreated ? this.presenter.present(row, EMPTY_FIGURES) : (await this.presentMany(manager, [row]))[0];
+    const byId = { where: 'c.customer_id = :id', params: { id } };
+    if (justCreated) {
+      const row = await this.reader.one(manager, byId);
+      if (!row) throw ApiError.notFound('customer');
+      return this.presenter.present(row, EMPTY_FIGURES);
+    }
+    const [customer] = await this.readPresented(manager, byId);
+    if (!customer) throw ApiError.notFound('customer');
+    return customer;
   }
 
   /** Records a customer event with its `customer` and main-contact `user` data. */
@@ -214,12 +218,15 @@ export class CustomersService {
     });
   }
 
-  private async presentMany(manager: EntityManager, rows: CustomerWithSuperuser[]): Promise<Record<string, unknown>[]> {
-    const figures = await this.extensions.figuresFor(
+  /** The customers `clause` finds, presented, their figures read by the same statement. */
+  private async readPresented(manager: EntityManager, clause: ReadClause): Promise<Record<string, unknown>[]> {
+    const figures = this.extensions.figureColumns(manager, 'c.customer_id');
+    const rows = await this.reader.manyWithExtras(
       manager,
-      rows.map((r) => r.customer_id),
+      { ...clause, params: { ...figures.params, ...clause.params } },
+      figures.selects,
     );
-    return rows.map((row) => this.presenter.present(row, figures.get(row.customer_id)));
+    return rows.map(({ entity, extras }) => this.presenter.present(entity, figures.read(extras)));
   }
 
   private presentContactById(manager: EntityManager, userId: number): Promise<Record<string, unknown> | null> {

@@ -9,6 +9,8 @@ import { runsInProcess } from './raw-query';
  * how each database sums money.
  */
 export interface AmountSum {
+  /** Which way of summing it is (one per database kind). */
+  readonly name: 'decimal' | 'cents';
   /** The aggregate (for a SELECT with GROUP BY) summing `amount`, a column or expression of 2-decimal amounts. */
   readonly sql: (amount: string) => string;
   /** The sum as the driver returns it, as a decimal; null (no amounts) is zero. */
@@ -20,6 +22,7 @@ export interface AmountSum {
  * string (the data source sets `bigNumberStrings`).
  */
 const DECIMAL_SUM: AmountSum = {
+  name: 'decimal',
   sql: (amount) => `SUM(${amount})`,
   read: (value) => (value === null ? ZERO : new Money(value)),
 };
@@ -33,6 +36,7 @@ const DECIMAL_SUM: AmountSum = {
  * and becomes a decimal again here.
  */
 const CENTS_SUM: AmountSum = {
+  name: 'cents',
   sql: (amount) => `CAST(SUM(CAST(ROUND((${amount}) * 100) AS INTEGER)) AS TEXT)`,
   read: (value) => (value === null ? ZERO : new Money(value).div(100)),
 };

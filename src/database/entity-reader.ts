@@ -48,7 +48,12 @@ interface EntityPart {
 }
 
 interface Compiled {
-  select: string;
+  /** The entities' columns, for the SELECT list. */
+  columns: string;
+  /** How many values of a row they are. */
+  width: number;
+  /** FROM and the joins. */
+  from: string;
   softDelete: string | null;
   parts: EntityPart[];
   /** The main entity's selected columns, in select order, unqualified (for RETURNING). */
@@ -76,11 +81,31 @@ export class EntityReader<T extends ObjectLiteral> {
   ) {}
 
   async many(manager: EntityManager, clause: ReadClause = {}): Promise<T[]> {
-    const { select, softDelete, parts } = this.compile();
+    const { parts } = this.compile();
+    const rows = await queryArrays(manager, this.selectSql(clause, []), clause.params);
+    return rows.map((row) => this.hydrate(row, parts));
+  }
+
+  /**
+   * `many`, with the values of `extras` (trusted SQL expressions, e.g. scalar subqueries
+   * on the main entity's columns) selected after the entities' columns, in their order.
+   */
+  async manyWithExtras(
+    manager: EntityManager,
+    clause: ReadClause,
+    extras: readonly string[],
+  ): Promise<Array<{ entity: T; extras: unknown[] }>> {
+    const { parts, width } = this.compile();
+    const rows = await queryArrays(manager, this.selectSql(clause, extras), clause.params);
+    return rows.map((row) => ({ entity: this.hydrate(row, parts), extras: row.slice(width) }));
+  }
+
+  private selectSql(clause: ReadClause, extras: readonly string[]): string {
+    const { columns, from, softDelete } = this.compile();
     const conditions = [softDelete, clause.where ? `(${clause.where})` : null].filter((c) => c !== null);
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-    const rows = await queryArrays(manager, `${select}${where}${clause.tail ? ` ${clause.tail}` : ''}`, clause.params);
-    return rows.map((row) => this.hydrate(row, parts));
+    const extraColumns = extras.map((extra) => `, ${extra}`).join('');
+    return `SELECT ${columns}${extraColumns} ${from}${where}${clause.tail ? ` ${clause.tail}` : ''}`;
   }
 
   async one(manager: EntityManager, clause: ReadClause): Promise<T | null> {
@@ -174,7 +199,9 @@ export class EntityReader<T extends ObjectLiteral> {
     this.compiled = {
       mainColumns,
       mainById: `SELECT ${mainColumns} FROM ${driver.escape(main.tableName)} WHERE ${primary} = :id`,
-      select: [`SELECT ${selects.join(', ')}`, from, ...joins].join(' '),
+      columns: selects.join(', '),
+      width: selects.length,
+      from: [from, ...joins].join(' '),
       softDelete: softDeleteCondition(main, this.spec.alias, driver.escape.bind(driver)),
       parts,
     };

@@ -12,11 +12,10 @@ export class InvoiceCustomerFigures implements OnModuleInit {
 
   onModuleInit(): void {
     this.customers.addFiguresSource({
-      selects: (sum) => [
-        `SELECT 'invoice' AS kind, customer_id, ${sum('total')} AS amount FROM invoice
-         WHERE customer_id IN (:...ids) AND void_datetime IS NULL AND deleted_datetime IS NULL
-         GROUP BY customer_id`,
-      ],
+      sums: (sum, customerId) => ({
+        invoice: `(SELECT ${sum('i.total')} FROM invoice i
+          WHERE i.customer_id = ${customerId} AND i.void_datetime IS NULL AND i.deleted_datetime IS NULL)`,
+      }),
       kinds: ['invoice'],
       add: (figures, _kind, amount) => {
         figures.total = figures.total.plus(amount);

@@ -21,15 +21,13 @@ export class CustomerPaymentsExtension implements OnModuleInit {
       // `+column` keeps SQLite, which has no statistics, off the status and type indexes
       // (which would read every payment that matches them) and on the customer's; it is a
       // no-op on MySQL and MariaDB, whose planners judge from statistics.
-      selects: (sum) => [
-        `SELECT 'paid' AS kind, t.customer_id AS customer_id, ${sum('t.amount')} AS amount FROM payment_transaction t
-         WHERE t.customer_id IN (:...ids) AND +t.transaction_type IN ('pay', 'ref') AND +t.status_str = 'ok-successful'
-         GROUP BY t.customer_id`,
-        `SELECT 'applied' AS kind, ta.invoice_customer_id AS customer_id, ${sum('ta.applied')} AS amount FROM transaction_applied ta
-         INNER JOIN payment_transaction t ON t.transaction_id = ta.transaction_id
-         WHERE ta.invoice_customer_id IN (:...ids) AND +t.status_str IN (:...payments_counting_statuses)
-         GROUP BY ta.invoice_customer_id`,
-      ],
+      sums: (sum, customerId) => ({
+        paid: `(SELECT ${sum('t.amount')} FROM payment_transaction t
+          WHERE t.customer_id = ${customerId} AND +t.transaction_type IN ('pay', 'ref') AND +t.status_str = 'ok-successful')`,
+        applied: `(SELECT ${sum('ta.applied')} FROM transaction_applied ta
+          INNER JOIN payment_transaction t ON t.transaction_id = ta.transaction_id
+          WHERE ta.invoice_customer_id = ${customerId} AND +t.status_str IN (:...payments_counting_statuses))`,
+      }),
       params: { payments_counting_statuses: COUNTING_STATUSES },
       kinds: ['paid', 'applied'],
       add: (figures, kind, amount) => {
