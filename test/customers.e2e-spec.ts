@@ -125,6 +125,14 @@ describe('customers', () => {
     const dup = await t.post('/api/v3/customer', { company: 'dup2', external_key: 'dup-key' }).expect(400);
     expect(dup.body.message).toContain('external_key');
     expect((await t.get('/api/v3/customer/_count?where=company:EQUALS:dup2').expect(200)).body.response).toBe(0);
+    await createCustomer({ company: 'Named user', superuser_username: 'taken-name' });
+    const takenUsername = await t
+      .post('/api/v3/customer', { company: 'Named user 2', superuser_username: 'taken-name' })
+      .expect(400);
+    expect(takenUsername.body.message).toBe('Field "superuser_username": the username "taken-name" is already taken.');
+    expect((await t.get('/api/v3/customer/_count?where=company:EQUALS:Named user 2').expect(200)).body.response).toBe(
+      0,
+    );
   });
 
   it('answers 400 for invalid JSON', async () => {

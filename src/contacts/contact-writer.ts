@@ -3,15 +3,23 @@ import { randomToken } from 'src/core/refs/random-token';
 import { ApiError } from 'src/core/envelope/api-error';
 import { Contact } from './entities/contact.entity';
 
-/** A portal username must be unique among live contacts. */
-export async function assertUsernameFree(manager: EntityManager, username: string, exceptId?: number): Promise<void> {
+/**
+ * A portal username must be unique among live contacts. `field` is the username's field on
+ * the wire, for the 400 (`superuser_username` on a customer).
+ */
+export async function assertUsernameFree(
+  manager: EntityManager,
+  username: string,
+  exceptId?: number,
+  field = 'username',
+): Promise<void> {
   const existing = await manager.findOne(Contact, {
     where: { username },
     withDeleted: true,
     select: { user_id: true },
   });
   if (existing && existing.user_id !== exceptId) {
-    throw ApiError.badRequest(`Field "username": the username "${username}" is already taken.`);
+    throw ApiError.badRequest(`Field "${field}": the username "${username}" is already taken.`);
   }
 }
 

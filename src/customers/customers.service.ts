@@ -241,7 +241,7 @@ export class CustomersService {
     now: Date,
   ): Promise<Contact> {
     const username = ('superuser_username' in dto && dto.superuser_username) || generatedUsername();
-    await assertUsernameFree(tx.manager, username);
+    await assertUsernameFree(tx.manager, username, undefined, 'superuser_username');
     const userId = await insertRow(tx.manager, Contact, {
       ...this.superuserColumns(dto),
       customer_id: customerId,
