@@ -1,4 +1,6 @@
+import * as rawQuery from 'src/database/raw-query';
 import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
+import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { SubscriptionPaymethods } from 'src/transactions/subscription-paymethod';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -153,14 +155,35 @@ describe('payments applied to invoices', () => {
 
     // total 0.84 + 0.10 + 0.20 + 33.33; paid 0.10 + 0.21 + 10.00 + 0.05; balance total less 10.31 applied.
     const figures = { total: 34.47, paid: 10.36, balance: 24.16 };
-    expect(await customer(c)).toMatchObject(figures);
     const other = await newCustomer({ company: 'Figures Other' });
     await newInvoice(other, '2026-01-05', '0.30');
-    const page = await t.get('/api/v3/customer?where=company:CONTAINS:Figures&order=company:ASC').expect(200);
-    expect(page.body.response).toEqual([
-      expect.objectContaining({ customer_id: c, ...figures }),
-      expect.objectContaining({ customer_id: other, total: 0.3, paid: 0, balance: 0.3 }),
-    ]);
+
+    // The figures are read by the customer SELECT itself: one statement per read or page.
+    // The counters see every query of the process: stop the background timers (webhook
+    // sweep, ACH settlement; tests run those jobs themselves).
+    t.app.get(WebhookSweeper).onApplicationShutdown();
+    t.app.get(AchSettlementJob).onApplicationShutdown();
+    const statements: Array<{ mock: { calls: unknown[] }; mockClear(): void; mockRestore(): void }> = [
+      jest.spyOn(rawQuery, 'queryArrays'),
+      jest.spyOn(rawQuery, 'queryRows'),
+    ];
+    const runner = t.dataSource.createQueryRunner();
+    statements.push(jest.spyOn(Object.getPrototypeOf(runner) as { query: () => Promise<unknown> }, 'query'));
+    await runner.release();
+    statements.forEach((spy) => spy.mockClear());
+    const statementCount = () => statements.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+    try {
+      expect(await customer(c)).toMatchObject(figures);
+      expect(statementCount()).toBe(1);
+      const page = await t.get('/api/v3/customer?where=company:CONTAINS:Figures&order=company:ASC').expect(200);
+      expect(page.body.response).toEqual([
+        expect.objectContaining({ customer_id: c, ...figures }),
+        expect.objectContaining({ customer_id: other, total: 0.3, paid: 0, balance: 0.3 }),
+      ]);
+      expect(statementCount()).toBe(2);
+    } finally {
+      statements.forEach((spy) => spy.mockRestore());
+    }
   });
 
   it('changeAppliedAmounts replaces, omits and empties, reopening what it leaves', async () => {
