@@ -81,6 +81,30 @@ describe('customer events in the outbox', () => {
     expect(superEvent.data.customer).toMatchObject({ superuser_id: second, superuser_email: 'second@example.com' });
   });
 
+  it('records user insert and update for a main contact written through PUT superuser_* fields', async () => {
+    const id = (await t.post('/api/v3/customer', { company: 'Later Contact' }).expect(201)).body.response.id as number;
+    await t.put(`/api/v3/customer/${id}`, { superuser_email: 'later@example.com' }).expect(202);
+    const userId = (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response.superuser_id as number;
+    expect(userId).toEqual(expect.any(Number));
+    await t.put(`/api/v3/customer/${id}`, { superuser_first_name: 'Lou' }).expect(202);
+
+    const userEvents = await eventsFor('user', userId);
+    expect(userEvents.map((e) => e.event)).toEqual(['insert', 'update']);
+    expect(userEvents[0].data).toEqual({
+      user: expect.objectContaining({ user_id: userId, email: 'later@example.com' }),
+      the_users_password: null,
+    });
+    const read = (await t.get(`/api/v3/user/${userId}`).expect(200)).body.response as Record<string, unknown>;
+    expect(read).toMatchObject({ first_name: 'Lou', email: 'later@example.com' });
+    expect(userEvents[1].data).toEqual({ user: read });
+    const revisions = (await t.get(`/api/v3/user/${userId}/_revision`).expect(200)).body.response;
+    expect(revisions.map((r: { revision_note: string }) => r.revision_note)).toEqual([
+      'Contact updated as main contact',
+      'Contact created as main contact',
+    ]);
+    expect((await eventsFor('customer', id)).map((e) => e.event)).toEqual(['insert', 'update', 'update']);
+  });
+
   it('refuses a main contact of another customer and writes nothing', async () => {
     const a = (await t.post('/api/v3/customer', { company: 'A', superuser_email: 'a1@example.com' }).expect(201)).body
       .response.id as number;

@@ -97,14 +97,7 @@ export class CustomersService {
         ? await this.presentById(m, customerId, true)
         : this.presenter.present(inserted, EMPTY_FIGURES);
       await this.recordEventOf(tx, ctx, customer, 'insert', false);
-      if (superuser) {
-        await this.events.record(tx, ctx, {
-          contextStr: 'user',
-          contextId: superuser.user_id,
-          event: 'insert',
-          data: { user: await this.presentContactById(m, superuser.user_id), the_users_password: null },
-        });
-      }
+      if (superuser) await this.recordMainContactEvent(tx, ctx, superuser.user_id, 'insert');
       return customerId;
     });
   }
@@ -131,17 +124,22 @@ export class CustomersService {
         ...(dto.superuser_id !== undefined ? { superuser_id: dto.superuser_id } : {}),
         ...modStamps(ctx, now),
       });
-      const superuserId = dto.superuser_id ?? customer.superuser_id;
+      let superuserId = dto.superuser_id ?? customer.superuser_id;
+      let contactEvent: 'insert' | 'update' | null = null;
       if (this.hasSuperuserFields(dto)) {
         if (superuserId === null) {
-          await this.createMainContact(tx, ctx, id, dto, now);
+          superuserId = (await this.createMainContact(tx, ctx, id, dto, now)).user_id;
+          contactEvent = 'insert';
         } else {
           await m.update(Contact, superuserId, { ...this.superuserColumns(dto), ...modStamps(ctx, now) });
+          await this.revisions.record(tx, ctx, 'user', superuserId, 'Contact updated as main contact');
+          contactEvent = 'update';
         }
       }
       await this.revisions.record(tx, ctx, 'customer', id, 'Customer updated');
       await this.recordCustomerEvent(tx, ctx, id, 'update', false);
       if (superuserChanged) await this.recordCustomerEvent(tx, ctx, id, 'super', true);
+      if (contactEvent && superuserId !== null) await this.recordMainContactEvent(tx, ctx, superuserId, contactEvent);
       return id;
     });
   }
@@ -227,6 +225,25 @@ export class CustomersService {
       figures.selects,
     );
     return rows.map(({ entity, extras }) => this.presenter.present(entity, figures.read(extras)));
+  }
+
+  /**
+   * user/insert or user/update for a main contact written through the customer's
+   * `superuser_*` fields: a contact written this way is announced as any contact write is.
+   */
+  private async recordMainContactEvent(
+    tx: Tx,
+    ctx: RequestContext,
+    userId: number,
+    event: 'insert' | 'update',
+  ): Promise<void> {
+    const user = await this.presentContactById(tx.manager, userId);
+    await this.events.record(tx, ctx, {
+      contextStr: 'user',
+      contextId: userId,
+      event,
+      data: event === 'insert' ? { user, the_users_password: null } : { user },
+    });
   }
 
   private presentContactById(manager: EntityManager, userId: number): Promise<Record<string, unknown> | null> {
