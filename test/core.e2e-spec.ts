@@ -111,6 +111,59 @@ describe('core HTTP machinery', () => {
       expect(countries.length).toBeGreaterThan(20);
     });
   });
+
+  // `POST /<resource>?action=<name>` is `/<resource>/_action/<name>` (DESIGN §4): where a
+  // resource has no collection actions, a 400 naming the action, never a create (each body
+  // below creates when posted without the action).
+  describe('a collection action where a resource has none', () => {
+    const ids = { customer: 0, item: 0, tax: 0 };
+    beforeAll(async () => {
+      ids.customer = (await t.post('/api/v3/customer', { company: 'Actions' }).expect(201)).body.response.id;
+      ids.tax = (await t.post('/api/v3/tax', { name: 'Actions tax', rate: 1 }).expect(201)).body.response.id;
+      const pricemodel = { pricemodel: 'fla', base: 10, paycycle: 'mon' };
+      ids.item = (await t.post('/api/v3/item', { name: 'Actions item', pricemodel }).expect(201)).body.response.id;
+    });
+    const bodies: Record<string, () => Record<string, unknown>> = {
+      customer: () => ({ company: 'Flying' }),
+      user: () => ({ customer_id: ids.customer, first_name: 'Flying' }),
+      invoice: () => ({ customer_id: ids.customer, line_items: [{ item_id: ids.item, line_quantity: 1 }] }),
+      item: () => ({ name: 'Flying' }),
+      creditcard: () => ({
+        customer_id: ids.customer,
+        number: '4242424242424242',
+        expdate_year: 2030,
+        expdate_month: 1,
+        cvv: '123',
+      }),
+      tax: () => ({ name: 'Flying', rate: 1 }),
+      tax_group: () => ({ name: 'Flying', tax_id: ids.tax }),
+    };
+
+    it.each(Object.keys(bodies))('POST /%s?action=fly is a 400 naming the action', async (resource) => {
+      const listed = async () => ((await t.get(`/api/v3/${resource}`).expect(200)).body.response as unknown[]).length;
+      const before = await listed();
+      const res = await t.post(`/api/v3/${resource}?action=fly`, bodies[resource]()).expect(400);
+      expect(res.body).toEqual({
+        code: 400,
+        status: 'Error',
+        message: `Unknown action "fly" for ${resource}.`,
+        details: {},
+        response: false,
+      });
+      expect((await t.post(`/api/v3/${resource}?action=`, bodies[resource]()).expect(400)).body.message).toBe(
+        `Missing "action" for ${resource}.`,
+      );
+      expect(await listed()).toBe(before);
+      // The same body without the action creates.
+      await t.post(`/api/v3/${resource}`, bodies[resource]()).expect(201);
+      expect(await listed()).toBe(before + 1);
+    });
+
+    it.each(['ach', 'tokenized', '_resthook'])('POST /%s?action=fly is a 400 naming the action', async (resource) => {
+      const res = await t.post(`/api/v3/${resource}?action=fly`, { customer_id: ids.customer }).expect(400);
+      expect(res.body.message).toBe(`Unknown action "fly" for ${resource}.`);
+    });
+  });
 });
 
 describe('rate limit', () => {

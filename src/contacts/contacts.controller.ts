@@ -8,6 +8,7 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { ContactsService } from './contacts.service';
 import { LoginUrlDto, SetPasswordDto } from './dto/contact-actions.dto';
 import { CONTACT_READ_ONLY, ContactFieldsDto, CreateContactDto } from './dto/contact-fields.dto';
+import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 @Controller('api/v3/user')
 export class ContactsController {
@@ -43,13 +44,8 @@ export class ContactsController {
   }
 
   @Post()
-  async create(
-    @Query('action') action: unknown,
-    @Body() body: unknown,
-    @Ctx() ctx: RequestContext,
-  ): Promise<ApiResult> {
-    // Contacts have no collection actions (DESIGN §4): `?action=` is a 400, never a create.
-    if (action !== undefined) pickAction({}, 'user', action);
+  @NoCollectionActions()
+  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const dto = validateBody(CreateContactDto, body, {
       readOnly: CONTACT_READ_ONLY,
       requireData: true,

@@ -10,6 +10,7 @@ import { CustomersService } from './customers.service';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { CUSTOMER_READ_ONLY } from './dto/customer-fields.dto';
 import { UpdateCustomerDto } from './dto/update-customer.dto';
+import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 @Controller('api/v3/customer')
 export class CustomersController {
@@ -41,13 +42,8 @@ export class CustomersController {
   }
 
   @Post()
-  async create(
-    @Query('action') action: unknown,
-    @Body() body: unknown,
-    @Ctx() ctx: RequestContext,
-  ): Promise<ApiResult> {
-    // Customers have no collection actions (DESIGN §4): `?action=` is a 400, never a create.
-    if (action !== undefined) pickAction({}, 'customer', action);
+  @NoCollectionActions()
+  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const dto = validateBody(CreateCustomerDto, body, { readOnly: CUSTOMER_READ_ONLY, requireData: true });
     const id = await this.customers.create(ctx, dto);
     return created(this.wire.apiUrl('customer', id), id);

@@ -8,6 +8,7 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { CreateInvoiceDto, INVOICE_CUSTOMER_REFS, INVOICE_READ_ONLY, UpdateInvoiceDto } from './dto/invoice-fields.dto';
 import { InvoiceActions } from './invoice-actions';
 import { InvoicesService } from './invoices.service';
+import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 @Controller('api/v3/invoice')
 export class InvoicesController {
@@ -39,6 +40,7 @@ export class InvoicesController {
   }
 
   @Post()
+  @NoCollectionActions()
   async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const dto = validateBody(CreateInvoiceDto, body, {
       readOnly: INVOICE_READ_ONLY,

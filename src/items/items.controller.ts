@@ -6,6 +6,7 @@ import { validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { ITEM_READ_ONLY, ItemFieldsDto } from './dto/item-fields.dto';
 import { ItemsService } from './items.service';
+import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 @Controller('api/v3/item')
 export class ItemsController {
@@ -36,6 +37,7 @@ export class ItemsController {
   }
 
   @Post()
+  @NoCollectionActions()
   async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const dto = validateBody(ItemFieldsDto, body, { readOnly: ITEM_READ_ONLY, requireData: true });
     const id = await this.items.create(ctx, dto);

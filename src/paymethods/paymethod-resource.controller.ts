@@ -3,6 +3,7 @@ import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created } from 'src/core/envelope/api-result';
 import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
+import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 /** What each payment-method resource offers its controller. */
 export interface PaymethodResource<Dto> {
@@ -43,6 +44,7 @@ export abstract class PaymethodResourceController<Dto extends object> {
   }
 
   @Post()
+  @NoCollectionActions()
   async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const dto = validateBody(this.dto, body, {
       readOnly: this.readOnly,

@@ -3,6 +3,7 @@ import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created } from 'src/core/envelope/api-result';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { TaxesService } from './taxes.service';
+import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 /** `/tax` (name, rate in percent) and `/tax_group` (a named group applying one tax; items point at groups). */
 @Controller('api/v3')
@@ -23,6 +24,7 @@ export class TaxesController {
   }
 
   @Post('tax')
+  @NoCollectionActions()
   async createTax(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const id = await this.taxes.createTax(ctx, body);
     return created(this.wire.apiUrl('tax', id), id);
@@ -39,6 +41,7 @@ export class TaxesController {
   }
 
   @Post('tax_group')
+  @NoCollectionActions()
   async createGroup(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const id = await this.taxes.createGroup(ctx, body);
     return created(this.wire.apiUrl('tax_group', id), id);

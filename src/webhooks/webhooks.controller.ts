@@ -6,6 +6,7 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { WebhookLogService } from './log/webhook-log.service';
 import { WebhooksService } from './webhooks.service';
+import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 /**
  * `/_resthook`. Create answers 201 with `{id, secret}`: the secret (`whsec_...`) signs
@@ -35,6 +36,7 @@ export class WebhooksController {
   }
 
   @Post()
+  @NoCollectionActions()
   async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const dto = validateBody(CreateWebhookDto, body, { readOnly: ['resthook_id', 'secret'], requireData: true });
     const { id, secret } = await this.hooks.create(ctx, dto);
