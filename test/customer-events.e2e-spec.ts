@@ -102,7 +102,42 @@ describe('customer events in the outbox', () => {
       'Contact updated as main contact',
       'Contact created as main contact',
     ]);
-    expect((await eventsFor('customer', id)).map((e) => e.event)).toEqual(['insert', 'update', 'update']);
+    // The PUT that created the main contact changed it (from none): super, with the new contact.
+    const customerEvents = await eventsFor('customer', id);
+    expect(customerEvents.map((e) => e.event)).toEqual(['insert', 'update', 'super', 'update']);
+    expect(customerEvents[2].data).toEqual({
+      user_id: null,
+      customer: expect.objectContaining({ customer_id: id, superuser_id: userId }),
+      user: expect.objectContaining({ user_id: userId, email: 'later@example.com' }),
+    });
+  });
+
+  it('records super when a first contact becomes the main contact, and when the main contact is deleted', async () => {
+    const id = (await t.post('/api/v3/customer', { company: 'No Contact Yet' }).expect(201)).body.response.id as number;
+    const first = (await t.post('/api/v3/user', { customer_id: id, email: 'first@nocontact.test' }).expect(201)).body
+      .response.id as number;
+    // A second contact leaves the main contact as it is: join only.
+    const second = (await t.post('/api/v3/user', { customer_id: id, email: 'second@nocontact.test' }).expect(201)).body
+      .response.id as number;
+    expect((await eventsFor('customer', id)).map((e) => e.event)).toEqual(['insert', 'join', 'super', 'join']);
+    const claimed = (await eventsFor('customer', id))[2];
+    expect(claimed.data).toEqual({
+      user_id: null,
+      customer: expect.objectContaining({ superuser_id: first, superuser_email: 'first@nocontact.test' }),
+      user: expect.objectContaining({ user_id: first }),
+    });
+
+    // Deleting a contact that is not the main one changes nothing on the customer.
+    await t.del(`/api/v3/user/${second}`).expect(200);
+    expect((await eventsFor('customer', id)).map((e) => e.event)).toEqual(['insert', 'join', 'super', 'join']);
+    await t.del(`/api/v3/user/${first}`).expect(200);
+    const events = await eventsFor('customer', id);
+    expect(events.map((e) => e.event)).toEqual(['insert', 'join', 'super', 'join', 'super']);
+    expect(events[4].data).toEqual({
+      user_id: null,
+      customer: expect.objectContaining({ customer_id: id, superuser_id: null, superuser_email: null }),
+      user: null,
+    });
   });
 
   it('refuses a main contact of another customer and writes nothing', async () => {

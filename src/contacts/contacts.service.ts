@@ -69,7 +69,11 @@ export class ContactsService {
       });
       // The first contact of a customer without one becomes its main contact (one conditional
       // update, so two concurrent first contacts cannot both claim it).
-      await m.update(Customer, { customer_id: customerId, superuser_id: IsNull() }, { superuser_id: userId });
+      const claimed = await m.update(
+        Customer,
+        { customer_id: customerId, superuser_id: IsNull() },
+        { superuser_id: userId },
+      );
 
       await this.revisions.record(tx, ctx, 'user', userId, 'Contact created');
       const user = await this.presentById(m, userId);
@@ -85,6 +89,7 @@ export class ContactsService {
         event: 'join',
         data: { user_id: null, customer: await this.customers.presentById(m, customerId), user },
       });
+      if (claimed.affected) await this.customers.recordCustomerEvent(tx, ctx, customerId, 'super', true);
       return userId;
     });
   }
@@ -130,9 +135,11 @@ export class ContactsService {
         deleted_datetime: now,
         ...modStamps(ctx, now),
       });
-      await m.update(Customer, { superuser_id: id }, { superuser_id: null });
+      const released = await m.update(Customer, { superuser_id: id }, { superuser_id: null });
       await this.revisions.record(tx, ctx, 'user', id, 'Contact deleted');
       await this.events.record(tx, ctx, { contextStr: 'user', contextId: id, event: 'delete', data: { user } });
+      // The customer is left without a main contact: its main contact changed (SPEC Events: super).
+      if (released.affected) await this.customers.recordCustomerEvent(tx, ctx, contact.customer_id, 'super', true);
     });
     return true;
   }

@@ -138,7 +138,8 @@ export class CustomersService {
       }
       await this.revisions.record(tx, ctx, 'customer', id, 'Customer updated');
       await this.recordCustomerEvent(tx, ctx, id, 'update', false);
-      if (superuserChanged) await this.recordCustomerEvent(tx, ctx, id, 'super', true);
+      // A main contact created where there was none changes the main contact too (SPEC Events: super).
+      if (superuserChanged || contactEvent === 'insert') await this.recordCustomerEvent(tx, ctx, id, 'super', true);
       if (contactEvent && superuserId !== null) await this.recordMainContactEvent(tx, ctx, superuserId, contactEvent);
       return id;
     });
