@@ -50,7 +50,9 @@ class SqliteStore implements Store {
 
   constructor(path: string) {
     const db = new Database(path);
+    // The server's settings: WAL, and every commit synced to disk before the answer.
     db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
     db.pragma('busy_timeout = 5000');
     this.byId = db.prepare(SELECT_BY_ID);
     this.byState = db.prepare(SELECT_BY_STATE);

@@ -43,9 +43,15 @@ export function buildDataSourceOptions(db: DbConfig): DataSourceOptions {
     ...common,
     type: 'better-sqlite3',
     database: db.path,
-    // WAL lets readers proceed while the single writer commits.
     prepareDatabase: (conn: { pragma(sql: string): unknown }) => {
+      // WAL lets readers proceed while the single writer commits.
       conn.pragma('journal_mode = WAL');
+      // A commit is on disk before the client hears of it. better-sqlite3 builds SQLite with
+      // NORMAL as the default for a file already in WAL mode (every start after the first),
+      // under which a power cut may take back an acknowledged payment. The price is one fsync
+      // per commit (about 170 µs on the benchmark machine), shared by the writes of a group
+      // commit.
+      conn.pragma('synchronous = FULL');
       conn.pragma('busy_timeout = 5000');
     },
   };
