@@ -139,6 +139,36 @@ describe('EntityReader and insertRow', () => {
     expect(await reader.one(m, { where: 'a.account_id = :id', params: { id: deleted } })).toBeNull();
   });
 
+  it('manyWithExtras selects trusted expressions after the entities, with their own parameters', async () => {
+    const m = dataSource.manager;
+    const ownerId = await insertRow(m, Owner, { name: 'Ann' });
+    const first = await insertRow(m, Account, {
+      owner_id: ownerId,
+      company: 'A',
+      balance: new Decimal('1.50'),
+      write_datetime: when,
+    });
+    const second = await insertRow(m, Account, { company: 'B', balance: new Decimal(0), write_datetime: when });
+
+    const rows = await reader.manyWithExtras(
+      m,
+      {
+        where: 'a.company IN (:...companies)',
+        tail: 'ORDER BY a.account_id',
+        params: { companies: ['A', 'B'], tag: 'x' },
+      },
+      ['(SELECT COUNT(*) FROM owner o2 WHERE o2.owner_id = a.owner_id)', ':tag || a.company'],
+    );
+    expect(rows.map((row) => row.extras)).toEqual([
+      [1, 'xA'],
+      [0, 'xB'],
+    ]);
+    // The entities read exactly as `many` reads them.
+    expect(rows.map((row) => row.entity)).toEqual(await reader.many(m, { tail: 'ORDER BY a.account_id' }));
+    expect(rows.map((row) => row.entity.account_id)).toEqual([first, second]);
+    expect(rows[0].entity.owner?.name).toBe('Ann');
+  });
+
   it('loads only the listed columns of a joined entity (and its key), and refuses an unknown one', async () => {
     const m = dataSource.manager;
     const ownerId = await insertRow(m, Owner, { name: 'Olga' });
