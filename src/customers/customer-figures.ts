@@ -27,15 +27,13 @@ export type SqlAmountSum = AmountSum['sql'];
  */
 export interface CustomerFiguresSource {
   /**
-   * Per kind, a scalar subquery: `(SELECT sum(<amount column>) FROM ... WHERE <customer
-   * column> = ${customerId} AND ...)`, where `customerId` is the outer read's customer id
-   * column. Its parameters share the customer read's namespace: prefix them with the
-   * module's name.
+   * Per kind (each kind belongs to one source), a scalar subquery: `(SELECT sum(<amount
+   * column>) FROM ... WHERE <customer column> = ${customerId} AND ...)`, where `customerId`
+   * is the outer read's customer id column. Its parameters share the customer read's
+   * namespace: prefix them with the module's name.
    */
-  sums(sum: SqlAmountSum, customerId: string): Readonly<Record<string, string>>;
+  sums: Readonly<Record<string, (sum: SqlAmountSum, customerId: string) => string>>;
   params?: ObjectLiteral;
-  /** The kinds `sums` yields (each kind belongs to one source). */
-  kinds: readonly string[];
   /** Adds one kind's sum to its customer's figures. */
   add(figures: CustomerFigures, kind: string, amount: Decimal): void;
 }
@@ -66,7 +64,7 @@ export class CustomerExtensions {
   private figuresParams: ObjectLiteral = {};
 
   addFiguresSource(source: CustomerFiguresSource): void {
-    for (const kind of source.kinds) {
+    for (const kind of Object.keys(source.sums)) {
       if (this.claimedKinds.has(kind)) throw new Error(`Customer figures: kind "${kind}" has two sources`);
       this.claimedKinds.add(kind);
     }
@@ -104,12 +102,9 @@ export class CustomerExtensions {
   private buildColumns(sum: AmountSum, customerId: string): FigureColumns {
     const parts: Array<{ source: CustomerFiguresSource; kind: string; sql: string }> = [];
     for (const source of this.sources) {
-      const sums = source.sums(sum.sql, customerId);
-      const kinds = Object.keys(sums);
-      if (kinds.length !== source.kinds.length || kinds.some((kind) => !source.kinds.includes(kind))) {
-        throw new Error(`Customer figures: a source yields ${kinds.join(', ')} but claims ${source.kinds.join(', ')}`);
+      for (const [kind, subquery] of Object.entries(source.sums)) {
+        parts.push({ source, kind, sql: subquery(sum.sql, customerId) });
       }
-      for (const kind of source.kinds) parts.push({ source, kind, sql: sums[kind] });
     }
     return {
       // Aliased by position, like the entity's own columns (EntityReader).

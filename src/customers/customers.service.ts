@@ -146,9 +146,7 @@ export class CustomersService {
   }
 
   async findOne(ref: string): Promise<Record<string, unknown>> {
-    const [customer] = await this.readPresented(this.dataSource.manager, pathRefCondition('c', CUSTOMER_REF, ref));
-    if (!customer) throw ApiError.notFound('customer');
-    return customer;
+    return this.presentOne(this.dataSource.manager, pathRefCondition('c', CUSTOMER_REF, ref), true);
   }
 
   /** The customer's id for a path ref (404 when there is none). */
@@ -175,16 +173,8 @@ export class CustomersService {
    * `justCreated`: created in this transaction, so it has no invoices or payments and its
    * figures are zero without asking the modules that own them.
    */
-  async presentById(manager: EntityManager, id: number, justCreated = false): Promise<Record<string, unknown>> {
-    const byId = { where: 'c.customer_id = :id', params: { id } };
-    if (justCreated) {
-      const row = await this.reader.one(manager, byId);
-      if (!row) throw ApiError.notFound('customer');
-      return this.presenter.present(row, EMPTY_FIGURES);
-    }
-    const [customer] = await this.readPresented(manager, byId);
-    if (!customer) throw ApiError.notFound('customer');
-    return customer;
+  presentById(manager: EntityManager, id: number, justCreated = false): Promise<Record<string, unknown>> {
+    return this.presentOne(manager, { where: 'c.customer_id = :id', params: { id } }, !justCreated);
   }
 
   /** Records a customer event with its `customer` and main-contact `user` data. */
@@ -215,6 +205,19 @@ export class CustomersService {
       event,
       data,
     });
+  }
+
+  /** The one customer `clause` finds, presented (404 when there is none); `withFigures` false: zero figures, unread. */
+  private async presentOne(
+    manager: EntityManager,
+    clause: ReadClause,
+    withFigures: boolean,
+  ): Promise<Record<string, unknown>> {
+    const [customer] = withFigures
+      ? await this.readPresented(manager, clause)
+      : (await this.reader.many(manager, clause)).map((row) => this.presenter.present(row, EMPTY_FIGURES));
+    if (!customer) throw ApiError.notFound('customer');
+    return customer;
   }
 
   /** The customers `clause` finds, presented, their figures read by the same statement. */

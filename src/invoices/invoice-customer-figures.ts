@@ -12,11 +12,10 @@ export class InvoiceCustomerFigures implements OnModuleInit {
 
   onModuleInit(): void {
     this.customers.addFiguresSource({
-      sums: (sum, customerId) => ({
-        invoice: `(SELECT ${sum('i.total')} FROM invoice i
+      sums: {
+        invoice: (sum, customerId) => `(SELECT ${sum('i.total')} FROM invoice i
           WHERE i.customer_id = ${customerId} AND i.void_datetime IS NULL AND i.deleted_datetime IS NULL)`,
-      }),
-      kinds: ['invoice'],
+      },
       add: (figures, _kind, amount) => {
         figures.total = figures.total.plus(amount);
         figures.balance = figures.balance.plus(amount);

@@ -21,15 +21,14 @@ export class CustomerPaymentsExtension implements OnModuleInit {
       // `+column` keeps SQLite, which has no statistics, off the status and type indexes
       // (which would read every payment that matches them) and on the customer's; it is a
       // no-op on MySQL and MariaDB, whose planners judge from statistics.
-      sums: (sum, customerId) => ({
-        paid: `(SELECT ${sum('t.amount')} FROM payment_transaction t
+      sums: {
+        paid: (sum, customerId) => `(SELECT ${sum('t.amount')} FROM payment_transaction t
           WHERE t.customer_id = ${customerId} AND +t.transaction_type IN ('pay', 'ref') AND +t.status_str = 'ok-successful')`,
-        applied: `(SELECT ${sum('ta.applied')} FROM transaction_applied ta
+        applied: (sum, customerId) => `(SELECT ${sum('ta.applied')} FROM transaction_applied ta
           INNER JOIN payment_transaction t ON t.transaction_id = ta.transaction_id
           WHERE ta.invoice_customer_id = ${customerId} AND +t.status_str IN (:...payments_counting_statuses))`,
-      }),
+      },
       params: { payments_counting_statuses: COUNTING_STATUSES },
-      kinds: ['paid', 'applied'],
       add: (figures, kind, amount) => {
         if (kind === 'paid') figures.paid = figures.paid.plus(amount);
         else figures.balance = figures.balance.minus(amount);
