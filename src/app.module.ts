@@ -8,6 +8,7 @@ import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CoreModule } from './core/core.module';
 import { JobsModule } from './core/jobs/jobs.module';
+import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
@@ -33,6 +34,7 @@ export class AppModule {
         }),
         JobsModule.forRoot(config),
         CoreModule,
+        DueWorkModule,
         ReferenceModule,
         MailModule,
         CustomersModule,
