@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NightlyModule } from './billing/nightly/nightly.module';
 import { BulkModule } from './bulk/bulk.module';
+import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
@@ -29,7 +30,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.db),
+          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES),
           dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
         }),
         JobsModule.forRoot(config),
