@@ -4,8 +4,8 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
-import { BasicStrategy } from './auth/basic.strategy';
 import { CredentialService } from './auth/credential.service';
+import { LoginThrottle } from './auth/login-throttle';
 import { Clock } from './clock/clock';
 import { EnvelopeExceptionFilter } from './envelope/exception.filter';
 import { EventRecorder } from './events/event-recorder';
@@ -38,7 +38,7 @@ import { WireFormat } from './wire/wire-format';
     WireFormat,
     UnitOfWork,
     CredentialService,
-    BasicStrategy,
+    LoginThrottle,
     RevisionService,
     EventRecorder,
     InternalRequestMarker,
