@@ -1,19 +1,32 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { AppConfig } from 'src/config/app-config';
 import { HealthController } from './health/health.controller';
 import { RedisPing } from './health/redis-ping';
+import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { MetricsAuthGuard } from './metrics/metrics-auth.guard';
+import { MetricsController } from './metrics/metrics.controller';
+import { RuntimeMetrics } from './metrics/runtime-metrics';
 
 /** What the people running the server need: health, metrics, logs, shutdown. */
 @Module({})
-export class OpsModule {
+export class OpsModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     const redisUrl = config.redisUrl;
     return {
       module: OpsModule,
       imports: [TerminusModule.forRoot({ logger: false })],
-      controllers: [HealthController],
-      providers: redisUrl ? [{ provide: RedisPing, useFactory: () => new RedisPing(redisUrl) }] : [],
+      controllers: [HealthController, MetricsController],
+      providers: [
+        HttpMetricsMiddleware,
+        MetricsAuthGuard,
+        RuntimeMetrics,
+        ...(redisUrl ? [{ provide: RedisPing, useFactory: () => new RedisPing(redisUrl) }] : []),
+      ],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(HttpMetricsMiddleware).forRoutes('*path');
   }
 }
