@@ -14,6 +14,7 @@ import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
+import { OpsModule } from './ops/ops.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
 import { ReferenceModule } from './reference/reference.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -48,6 +49,7 @@ export class AppModule {
         PaymethodsModule,
         TransactionsModule,
         NightlyModule,
+        OpsModule.forRoot(config),
       ],
     };
   }

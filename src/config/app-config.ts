@@ -53,6 +53,8 @@ export interface AppConfig {
   externalKeyOnDelete: ExternalKeyOnDelete;
   testClock: boolean;
   logLevel: string;
+  /** Set: `/metrics` takes this bearer token instead of the API credential. */
+  metricsToken?: string;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -52,6 +52,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     externalKeyOnDelete: read.oneOf<ExternalKeyOnDelete>('EXTERNAL_KEY_ON_DELETE', ['keep', 'clear', 'mangle'], 'keep'),
     testClock: read.bool('TEST_CLOCK', false),
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'debug', 'verbose'], 'info'),
+    metricsToken: read.optional('METRICS_TOKEN'),
   };
   if ((config.apiUsername === undefined) !== (config.apiPassword === undefined)) {
     problems.push('API_USERNAME and API_PASSWORD must be set together');

@@ -9,6 +9,7 @@ import { LoginThrottle } from './auth/login-throttle';
 import { Clock } from './clock/clock';
 import { EnvelopeExceptionFilter } from './envelope/exception.filter';
 import { EventRecorder } from './events/event-recorder';
+import { MetricsRegistry } from './metrics/metrics-registry';
 import { RevisionService } from './revisions/revision.service';
 import { CredentialThrottlerGuard } from './throttle/credential-throttler.guard';
 import { InternalRequestMarker, InternalRequestMiddleware } from './throttle/internal-request-marker';
@@ -42,11 +43,13 @@ import { WireFormat } from './wire/wire-format';
     RevisionService,
     EventRecorder,
     InternalRequestMarker,
+    MetricsRegistry,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
   ],
   exports: [
+    BasicStrategy,
     Clock,
     WireFormat,
     UnitOfWork,
@@ -54,6 +57,7 @@ import { WireFormat } from './wire/wire-format';
     RevisionService,
     EventRecorder,
     InternalRequestMarker,
+    MetricsRegistry,
     ThrottlerModule,
   ],
 })
