@@ -1,4 +1,4 @@
-import { NightlyRun } from 'src/billing/nightly/nightly-run.entity';
+import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
 import { ApiCredential } from 'src/core/auth/api-credential.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { Revision } from 'src/core/revisions/revision.entity';

@@ -1,13 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { NightlyModule } from './billing/nightly/nightly.module';
+import { NightlyModule } from './billing-runs/nightly/nightly.module';
 import { BulkModule } from './bulk/bulk.module';
 import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CoreModule } from './core/core.module';
+import { TestClockModule } from './core/clock/test-clock.module';
 import { JobsModule } from './core/jobs/jobs.module';
 import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
@@ -37,6 +38,7 @@ export class AppModule {
         JobsModule.forRoot(config),
         CoreModule,
         DueWorkModule,
+        TestClockModule,
         ReferenceModule,
         MailModule,
         CustomersModule,
