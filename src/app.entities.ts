@@ -17,6 +17,7 @@ import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
 import { CreditCard } from 'src/paymethods/entities/credit-card.entity';
 import { TokenizedPaymethod } from 'src/paymethods/entities/tokenized-paymethod.entity';
+import { PaymentAttempt } from 'src/transactions/entities/payment-attempt.entity';
 import { TransactionApplied } from 'src/transactions/entities/transaction-applied.entity';
 import { Transaction } from 'src/transactions/entities/transaction.entity';
 import {
@@ -72,6 +73,7 @@ export const APP_ENTITIES = [
   CreditCard,
   AchAccount,
   TokenizedPaymethod,
+  PaymentAttempt,
   Transaction,
   TransactionApplied,
   NightlyRun,
