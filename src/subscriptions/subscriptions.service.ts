@@ -14,7 +14,7 @@ import { dtoColumns } from 'src/core/validation/dto-columns';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CUSTOMER_REF } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { CreateSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription-fields.dto';
