@@ -1,4 +1,7 @@
 import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
+import { PendingProration } from 'src/subscriptions/entities/pending-proration.entity';
+import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
+import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { ApiCredential } from 'src/core/auth/api-credential.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { Revision } from 'src/core/revisions/revision.entity';
@@ -77,4 +80,7 @@ export const APP_ENTITIES = [
   Transaction,
   TransactionApplied,
   NightlyRun,
+  Subscription,
+  SubscriptionLine,
+  PendingProration,
 ];

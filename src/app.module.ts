@@ -23,6 +23,7 @@ import { ItemsModule } from './items/items.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 @Module({})
 export class AppModule {
@@ -52,6 +53,7 @@ export class AppModule {
         TransactionsModule,
         NightlyModule,
         OpsModule.forRoot(config),
+        SubscriptionsModule,
       ],
     };
   }
