@@ -13,6 +13,7 @@ import { buildDataSourceOptions } from './database/data-source-options';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
+import { PortalModule } from './portal/portal.module';
 import { ReferenceModule } from './reference/reference.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ItemsModule } from './items/items.module';
@@ -45,6 +46,7 @@ export class AppModule {
         PaymethodsModule,
         TransactionsModule,
         NightlyModule,
+        PortalModule,
       ],
     };
   }
