@@ -3,11 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NightlyModule } from './billing/nightly/nightly.module';
 import { BulkModule } from './bulk/bulk.module';
+import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CoreModule } from './core/core.module';
 import { JobsModule } from './core/jobs/jobs.module';
+import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
@@ -29,11 +31,12 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.db),
+          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES),
           dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
         }),
         JobsModule.forRoot(config),
         CoreModule,
+        DueWorkModule,
         ReferenceModule,
         MailModule,
         CustomersModule,
