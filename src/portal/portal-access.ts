@@ -11,13 +11,11 @@ export class PortalAccess {
   constructor(private readonly dataSource: DataSource) {}
 
   async customerIds(customerId: number): Promise<number[]> {
-    const children = await this.dataSource
-      .getRepository(Customer)
-      .find({
-        select: { customer_id: true },
-        where: { parent_customer_id: customerId },
-        order: { customer_id: 'ASC' },
-      });
+    const children = await this.dataSource.getRepository(Customer).find({
+      select: { customer_id: true },
+      where: { parent_customer_id: customerId },
+      order: { customer_id: 'ASC' },
+    });
     return [customerId, ...children.map((c) => c.customer_id)];
   }
 }

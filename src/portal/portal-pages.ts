@@ -17,9 +17,7 @@ export class PortalPages {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.businessName = config.businessName ?? new URL(config.publicUrl).hostname;
     // Amounts arrive as wire numbers already rounded to cents; Decimal prints them exactly.
-    this.hbs.registerHelper('money', (symbol: unknown, value: unknown) =>
-      formatAmount(text(symbol), decimalOf(value)),
-    );
+    this.hbs.registerHelper('money', (symbol: unknown, value: unknown) => formatAmount(text(symbol), decimalOf(value)));
     for (const partial of ['card-fields', 'bank-fields']) this.hbs.registerPartial(partial, this.source(partial));
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { verify } from 'argon2';
 import { DataSource } from 'typeorm';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 
 /** A fixed argon2 hash to verify against when the username is unknown, so both cases take as long. */
 const DECOY = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$ZG8gbm90IHVzZSB0aGlzIGFzIGEgcGFzc3dvcmQ';

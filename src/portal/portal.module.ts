@@ -4,7 +4,6 @@ import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { TransactionsModule } from 'src/transactions/transactions.module';
-import { WebhooksModule } from 'src/webhooks/webhooks.module';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsService } from './documents/documents.service';
 import { InvoicePayer } from './paying/invoice-payer';
@@ -27,7 +26,7 @@ import { PortalController } from './portal.controller';
  * signed cookies, CSRF) applies to these controllers only; the API keeps its headers.
  */
 @Module({
-  imports: [ContactsModule, CustomersModule, InvoicesModule, PaymethodsModule, TransactionsModule, WebhooksModule],
+  imports: [ContactsModule, CustomersModule, InvoicesModule, PaymethodsModule, TransactionsModule],
   controllers: [PortalController, DocumentsController, PayController],
   providers: [
     PortalSecret,
