@@ -46,7 +46,9 @@ describe('customer portal and pay links', () => {
   }
 
   async function loginPath(userId: number, destination?: string): Promise<string> {
-    const res = await t.post(`/api/v3/user/${userId}?action=getLoginURL`, destination ? { destination } : {}).expect(200);
+    const res = await t
+      .post(`/api/v3/user/${userId}?action=getLoginURL`, destination ? { destination } : {})
+      .expect(200);
     return pathOf(res.body.response as string);
   }
 
@@ -99,7 +101,9 @@ describe('customer portal and pay links', () => {
       const anonymous = await browser().get('/portal/invoices').expect(401);
       expect(anonymous.text).toContain('Please sign in first');
 
-      const first = await browser().get(await loginPath(contactA)).expect(200);
+      const first = await browser()
+        .get(await loginPath(contactA))
+        .expect(200);
       const cookie = (first.get('Set-Cookie') ?? []).find((k) => k.startsWith('portal_session='))!.split(';')[0];
       const value = decodeURIComponent(cookie.slice('portal_session='.length));
       const forged = value.replace(`"customerId":${customerA}`, `"customerId":${customerB}`);
@@ -230,7 +234,7 @@ describe('customer portal and pay links', () => {
       expect(customer.default_paymethod).toBe('crd');
       const firstCard = customer.default_creditcard_id as number;
       expect(firstCard).toEqual(expect.any(Number));
-      const rows = await t.dataSource.query<Array<Record<string, unknown>>>('SELECT * FROM credit_card');
+      const rows = await t.dataSource.query<Array<Record<string, unknown>>>('SELECT * FROM creditcard');
       expect(JSON.stringify(rows)).not.toContain('4242424242424242');
 
       const link = browser();

@@ -83,6 +83,13 @@ export class PortalSessions {
     const anonymous = session.userId === null;
     const stored = anonymous ? { ...session, expires: this.clock.now().getTime() + LIFETIME_MS } : session;
     locals(res).portalSession = stored;
+    // A sign-in replaces the anonymous cookie set earlier in the same response.
+    const earlier = res.getHeader('Set-Cookie');
+    const cookies = earlier === undefined ? [] : Array.isArray(earlier) ? earlier : [String(earlier)];
+    res.setHeader(
+      'Set-Cookie',
+      cookies.filter((c) => !c.startsWith(`${SESSION_COOKIE}=`)),
+    );
     res.cookie(SESSION_COOKIE, JSON.stringify(stored), {
       signed: true,
       httpOnly: true,
