@@ -34,6 +34,7 @@ import {
   Terms,
   UserType,
 } from 'src/reference/entities/reference.entities';
+import { PortalKey } from 'src/portal/entities/portal-key.entity';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 import { Webhook } from 'src/webhooks/entities/webhook.entity';
 import { WebhookAttempt } from 'src/webhooks/entities/webhook-attempt.entity';
@@ -65,6 +66,7 @@ export const APP_ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   AccountSecret,
+  PortalKey,
   TaxGroup,
   Item,
   Tierset,

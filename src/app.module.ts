@@ -17,6 +17,7 @@ import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { OpsModule } from './ops/ops.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
+import { PortalModule } from './portal/portal.module';
 import { ReferenceModule } from './reference/reference.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ItemsModule } from './items/items.module';
@@ -54,6 +55,7 @@ export class AppModule {
         NightlyModule,
         OpsModule.forRoot(config),
         SubscriptionsModule,
+        PortalModule,
       ],
     };
   }

@@ -26,6 +26,8 @@ export function configureApp(app: INestApplication): void {
     if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (query === undefined ? '' : `?${query}`);
     next();
   });
+  // The hosted pages' forms (and only theirs: API bodies stay JSON, DESIGN §4).
+  http.use(['/portal', '/r'], express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   http.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true }));
   http.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();

@@ -48,6 +48,10 @@ export interface AppConfig {
   usageUrl?: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** The business named on documents and mail; unset: the host of PUBLIC_URL. */
+  businessName?: string;
+  /** Signs portal cookies; unset: derived from the stored account secret. */
+  portalSessionSecret?: string;
   billingCron: string;
   achSettlementDays: number;
   externalKeyOnDelete: ExternalKeyOnDelete;
