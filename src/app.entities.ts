@@ -2,6 +2,7 @@ import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
 import { PendingProration } from 'src/subscriptions/entities/pending-proration.entity';
 import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
+import { UsageRecord } from 'src/usage/entities/usage-record.entity';
 import { ApiCredential } from 'src/core/auth/api-credential.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { Revision } from 'src/core/revisions/revision.entity';
@@ -83,6 +84,7 @@ export const APP_ENTITIES = [
   TransactionApplied,
   NightlyRun,
   Subscription,
+  UsageRecord,
   SubscriptionLine,
   PendingProration,
 ];

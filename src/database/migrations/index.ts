@@ -9,6 +9,8 @@ import { PaymentAttempts1764000100000 } from './1764000100000-payment-attempts';
 import { Subscriptions1764000300000 } from './1764000300000-subscriptions';
 import { PortalKey1764000700000 } from './1764000700000-portal-key';
 
+import { UsageRecords1764000900000 } from './1764000900000-usage-records';
+
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
   InitialSchema1763800000000,
@@ -20,4 +22,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PaymentAttempts1764000100000,
   Subscriptions1764000300000,
   PortalKey1764000700000,
+  UsageRecords1764000900000,
 ];
