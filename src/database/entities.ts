@@ -1,6 +1,7 @@
 import { NightlyRun } from 'src/billing/nightly/nightly-run.entity';
 import { ApiCredential } from 'src/core/auth/api-credential.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
+import { IdempotencyKey } from 'src/core/idempotency/idempotency-key.entity';
 import { Revision } from 'src/core/revisions/revision.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Contact } from 'src/contacts/entities/contact.entity';
@@ -39,6 +40,7 @@ import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 /** Every entity, listed once for the app and the CLI (no globs: works from src and dist). */
 export const ENTITIES = [
   ApiCredential,
+  IdempotencyKey,
   Revision,
   DomainEvent,
   MailMessage,

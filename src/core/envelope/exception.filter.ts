@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
+import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
 import { errorEnvelope } from './envelope';
 import { sendJson } from './send-json';
@@ -31,6 +32,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       return this.describeHttp(exception);
+    }
+    if (exception instanceof WriteConflict) {
+      // Still refused by the database for concurrent writes after the unit's bounded retries.
+      return { code: 409, message: 'The request conflicted with concurrent requests on the same data; retry it.' };
     }
     const errorId = randomUUID();
     this.logger.error(

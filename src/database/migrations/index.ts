@@ -6,6 +6,7 @@ import { Payments1763800200000 } from './1763800200000-payments';
 import { Webhooks1763800300000 } from './1763800300000-webhooks';
 import { NightlyRuns1763800400000 } from './1763800400000-nightly-runs';
 import { PaymentAttempts1764000100000 } from './1764000100000-payment-attempts';
+import { IdempotencyKeys1764000100001 } from './1764000100001-idempotency-keys';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Webhooks1763800300000,
   NightlyRuns1763800400000,
   PaymentAttempts1764000100000,
+  IdempotencyKeys1764000100001,
 ];
