@@ -17,6 +17,8 @@ import { InternalRequestMarker, InternalRequestMiddleware } from './throttle/int
 import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
 import { TeapotController } from './teapot.controller';
 import { WireFormat } from './wire/wire-format';
+import { IdempotencyGuard } from './idempotency/idempotency.guard';
+import { IdempotencyStore } from './idempotency/idempotency-store';
 
 /**
  * Cross-cutting machinery every resource module uses. Guards run in order: auth, then rate
@@ -48,6 +50,9 @@ import { WireFormat } from './wire/wire-format';
     MetricsRegistry,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
+    // After authentication: idempotency keys are per credential.
+    { provide: APP_GUARD, useClass: IdempotencyGuard },
+    IdempotencyStore,
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
   ],
   exports: [
@@ -60,6 +65,7 @@ import { WireFormat } from './wire/wire-format';
     EventRecorder,
     InternalRequestMarker,
     MetricsRegistry,
+    IdempotencyStore,
     ThrottlerModule,
   ],
 })

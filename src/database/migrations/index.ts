@@ -10,6 +10,7 @@ import { Subscriptions1764000300000 } from './1764000300000-subscriptions';
 import { PortalKey1764000700000 } from './1764000700000-portal-key';
 
 import { UsageRecords1764000900000 } from './1764000900000-usage-records';
+import { IdempotencyKeys1764000100001 } from './1764000100001-idempotency-keys';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -23,4 +24,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Subscriptions1764000300000,
   PortalKey1764000700000,
   UsageRecords1764000900000,
+  IdempotencyKeys1764000100001,
 ];
