@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NightlyModule } from './billing-runs/nightly/nightly.module';
 import { BulkModule } from './bulk/bulk.module';
+import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
@@ -14,6 +15,7 @@ import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
+import { OpsModule } from './ops/ops.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
 import { ReferenceModule } from './reference/reference.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -21,6 +23,7 @@ import { ItemsModule } from './items/items.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 @Module({})
 export class AppModule {
@@ -30,7 +33,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.db),
+          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES),
           dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
         }),
         JobsModule.forRoot(config),
@@ -49,6 +52,8 @@ export class AppModule {
         PaymethodsModule,
         TransactionsModule,
         NightlyModule,
+        OpsModule.forRoot(config),
+        SubscriptionsModule,
       ],
     };
   }

@@ -6,7 +6,7 @@ import { randomToken } from 'src/core/refs/random-token';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { addDays } from 'src/core/time/account-date';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { newRecordStamps } from 'src/database/record-stamps';
+import { newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';

@@ -15,7 +15,7 @@ import { parseInputDate } from 'src/core/time/datetime-input';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CUSTOMER_REF } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { modStamps } from 'src/database/record-stamps';
+import { modStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { CreateInvoiceDto, UpdateInvoiceDto } from './dto/invoice-fields.dto';

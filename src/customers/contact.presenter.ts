@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { Customer } from 'src/customers/entities/customer.entity';
+import { Customer } from './entities/customer.entity';
 import { ReferenceService } from 'src/reference/reference.service';
 import { Contact } from './entities/contact.entity';
 import { customFields20 } from 'src/core/wire/custom-fields';

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { Money, ZERO } from 'src/core/money/decimal';
-import { runsInProcess } from './raw-query';
+import { runsInProcess } from 'src/database/raw-query';
 
 /**
  * An exact SQL sum of 2-decimal amounts (the DECIMAL(18, 2) `AMOUNT` columns), so a query
