@@ -1,5 +1,5 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { UnitOfWork } from 'src/database/unit-of-work';
@@ -7,6 +7,7 @@ import { BasicAuthGuard } from './auth/basic-auth.guard';
 import { BasicStrategy } from './auth/basic.strategy';
 import { CredentialService } from './auth/credential.service';
 import { Clock } from './clock/clock';
+import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './envelope/exception.filter';
 import { EventRecorder } from './events/event-recorder';
 import { RevisionService } from './revisions/revision.service';
@@ -18,7 +19,7 @@ import { WireFormat } from './wire/wire-format';
 
 /**
  * Cross-cutting machinery every resource module uses. Guards run in order: auth, then rate
- * limit. Success envelopes are written by EnvelopeExpressAdapter, errors by the filter.
+ * limit. Success envelopes are written by the interceptor, errors by the filter.
  */
 @Global()
 @Module({
@@ -44,6 +45,7 @@ import { WireFormat } from './wire/wire-format';
     InternalRequestMarker,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
   ],
   exports: [
