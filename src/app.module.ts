@@ -22,6 +22,7 @@ import { InvoicesModule } from './invoices/invoices.module';
 import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { QuotesModule } from './quotes/quotes.module';
 
 @Module({})
 export class AppModule {
@@ -50,6 +51,7 @@ export class AppModule {
         TransactionsModule,
         NightlyModule,
         SubscriptionsModule,
+        QuotesModule,
       ],
     };
   }

@@ -6,6 +6,7 @@ import { Payments1763800200000 } from './1763800200000-payments';
 import { Webhooks1763800300000 } from './1763800300000-webhooks';
 import { NightlyRuns1763800400000 } from './1763800400000-nightly-runs';
 import { Subscriptions1764000300000 } from './1764000300000-subscriptions';
+import { Quotes1764000300001 } from './1764000300001-quotes';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Webhooks1763800300000,
   NightlyRuns1763800400000,
   Subscriptions1764000300000,
+  Quotes1764000300001,
 ];
