@@ -26,6 +26,7 @@ import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { UsageModule } from './usage/usage.module';
+import { QuotesModule } from './quotes/quotes.module';
 
 @Module({})
 export class AppModule {
@@ -58,6 +59,7 @@ export class AppModule {
         SubscriptionsModule,
         UsageModule,
         PortalModule,
+        QuotesModule,
       ],
     };
   }
