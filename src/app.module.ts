@@ -10,6 +10,7 @@ import { CoreModule } from './core/core.module';
 import { JobsModule } from './core/jobs/jobs.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { dropTimedOutConnections } from './database/mysql-timed-out-connections';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
@@ -28,8 +29,9 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.db),
-          dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
+          useFactory: () => buildDataSourceOptions(config.db, config.timeouts),
+          dataSourceFactory: async (options) =>
+            dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize()),
         }),
         JobsModule.forRoot(config),
         CoreModule,

@@ -3,6 +3,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { ApiError } from './api-error';
+import { DEPENDENCY_MESSAGES, failedDependency } from './dependency-failure';
 import { errorEnvelope } from './envelope';
 import { sendJson } from './send-json';
 
@@ -31,6 +32,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       return this.describeHttp(exception);
+    }
+    const dependency = failedDependency(exception);
+    if (dependency) {
+      this.logger.warn(`503: ${exception instanceof Error ? exception.message : String(exception)}`);
+      return { code: 503, message: DEPENDENCY_MESSAGES[dependency] };
     }
     const errorId = randomUUID();
     this.logger.error(
