@@ -133,7 +133,9 @@ describe('customer portal in a real browser (chromium)', () => {
       try {
         execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', pdfFile, join(ARTIFACTS, 'invoice-pdf-page1')]);
       } catch (error) {
-        throw new Error(`pdftoppm could not render the PDF (apt-get install -y poppler-utils): ${String(error)}`);
+        throw new Error(`pdftoppm could not render the PDF (apt-get install -y poppler-utils): ${String(error)}`, {
+          cause: error,
+        });
       }
 
       await page.getByRole('link', { name: /^Pay \$/ }).click();
