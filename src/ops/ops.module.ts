@@ -1,8 +1,10 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from 'src/config/app-config';
 import { HealthController } from './health/health.controller';
 import { RedisPing } from './health/redis-ping';
+import { pinoHttpOptions } from './logging/pino-http-options';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsAuthGuard } from './metrics/metrics-auth.guard';
 import { MetricsController } from './metrics/metrics.controller';
@@ -15,7 +17,7 @@ export class OpsModule implements NestModule {
     const redisUrl = config.redisUrl;
     return {
       module: OpsModule,
-      imports: [TerminusModule.forRoot({ logger: false })],
+      imports: [TerminusModule.forRoot({ logger: false }), LoggerModule.forRoot({ pinoHttp: pinoHttpOptions(config) })],
       controllers: [HealthController, MetricsController],
       providers: [
         HttpMetricsMiddleware,

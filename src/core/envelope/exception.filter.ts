@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
+import { requestIdOf } from 'src/core/context/request-id';
 import { ApiError } from './api-error';
 import { errorEnvelope } from './envelope';
 import { sendJson } from './send-json';
@@ -17,12 +18,15 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    const { code, message, details } = this.describe(exception);
+    const { code, message, details } = this.describe(exception, requestIdOf(res.req));
     if (res.headersSent) return;
     sendJson(res, code, errorEnvelope(code, message, details));
   }
 
-  private describe(exception: unknown): { code: number; message: string; details?: Record<string, unknown> } {
+  private describe(
+    exception: unknown,
+    requestId: string | undefined,
+  ): { code: number; message: string; details?: Record<string, unknown> } {
     if (exception instanceof ApiError) {
       return { code: exception.code, message: exception.message, details: exception.details };
     }
@@ -32,7 +36,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.describeHttp(exception);
     }
-    const errorId = randomUUID();
+    // The request id, so the client's report and the request's log lines meet.
+    const errorId = requestId ?? randomUUID();
     this.logger.error(
       `[${errorId}] ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
     );
