@@ -7,6 +7,7 @@ import { loadConfig, loadDotEnv } from './config/load-config';
 import { configureApp } from './configure-app';
 import { CredentialService } from './core/auth/credential.service';
 import { EnvelopeExpressAdapter } from './core/envelope/envelope-express-adapter';
+import { handleShutdownSignals } from './ops/shutdown/graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
   loadDotEnv();
@@ -17,7 +18,7 @@ async function bootstrap(): Promise<void> {
   });
   app.useLogger(app.get(PinoLogger));
   configureApp(app);
-  app.enableShutdownHooks();
+  handleShutdownSignals(app, config.shutdownTimeoutMs);
   const generated = await app.get(CredentialService).bootstrap();
   if (config.appRole === 'worker') {
     await app.init();
