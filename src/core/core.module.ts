@@ -3,9 +3,10 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { BasicAuthenticator } from './auth/basic-authenticator';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
-import { BasicStrategy } from './auth/basic.strategy';
 import { CredentialService } from './auth/credential.service';
+import { LoginThrottle } from './auth/login-throttle';
 import { Clock } from './clock/clock';
 import { EnvelopeExceptionFilter } from './envelope/exception.filter';
 import { EventRecorder } from './events/event-recorder';
@@ -39,7 +40,8 @@ import { WireFormat } from './wire/wire-format';
     WireFormat,
     UnitOfWork,
     CredentialService,
-    BasicStrategy,
+    LoginThrottle,
+    BasicAuthenticator,
     RevisionService,
     EventRecorder,
     InternalRequestMarker,
@@ -49,7 +51,7 @@ import { WireFormat } from './wire/wire-format';
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
   ],
   exports: [
-    BasicStrategy,
+    BasicAuthenticator,
     Clock,
     WireFormat,
     UnitOfWork,

@@ -2,13 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DbConfig } from 'src/config/app-config';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-/** The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). */
-export function buildDataSourceOptions(db: DbConfig): DataSourceOptions {
+/**
+ * The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). The entities
+ * come from the composition root (src/app.entities.ts): the database layer lists no feature.
+ */
+export function buildDataSourceOptions(db: DbConfig, entities: DataSourceOptions['entities']): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsRun: db.migrationsRun,
     synchronize: false,

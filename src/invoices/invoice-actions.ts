@@ -7,7 +7,7 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { isPlainObject } from 'src/core/validation/validate-body';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { MailService } from 'src/mail/mail.service';

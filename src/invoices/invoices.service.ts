@@ -16,7 +16,7 @@ import { parseInputDate } from 'src/core/time/datetime-input';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CUSTOMER_REF } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { Item } from 'src/items/entities/item.entity';
 import { loadCurrentTiersets } from 'src/items/tierset-loader';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';

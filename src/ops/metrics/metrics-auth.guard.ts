@@ -1,9 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
-import { runStrategy } from 'src/core/auth/basic-auth.guard';
-import { BasicStrategy } from 'src/core/auth/basic.strategy';
+import { BasicAuthenticator } from 'src/core/auth/basic-authenticator';
 import { ApiError } from 'src/core/envelope/api-error';
 
 /**
@@ -14,15 +13,15 @@ import { ApiError } from 'src/core/envelope/api-error';
 export class MetricsAuthGuard implements CanActivate {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly basic: BasicStrategy,
+    private readonly basic: BasicAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     const token = this.config.metricsToken;
     if (token === undefined) {
-      if (await runStrategy(this.basic, req)) return true;
-      throw ApiError.unauthorized();
+      await this.basic.authenticate(req, context.switchToHttp().getResponse<Response>());
+      return true;
     }
     const given = Buffer.from(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '');
     const expected = Buffer.from(token);
