@@ -7,6 +7,7 @@ import { assertExternalKeyFree } from 'src/core/refs/external-key';
 import { RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
+import { lockCustomers } from 'src/customers/customer-lock';
 import { modStamps, newRecordStamps } from 'src/database/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
@@ -79,6 +80,8 @@ export class CreditCardsService {
     extras: CardExtras,
   ): Promise<number> {
     const m = tx.manager;
+    // Under the customer's lock: the same card posted twice at once is stored once.
+    await lockCustomers(tx, [customerId]);
     const now = this.clock.now();
     const details = {
       name: extras.name,
