@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { Clock } from 'src/core/clock/clock';
 import { randomToken } from 'src/core/refs/random-token';
-import { isCardExpired } from 'src/paymethods/card-input';
+import { isCardExpired } from './card-expiry';
 import {
   BankAccountInput,
   CardInput,

@@ -8,7 +8,7 @@ import { ZERO } from 'src/core/money/decimal';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { centsText } from 'src/core/money/money-format';
-import { modStamps } from 'src/database/record-stamps';
+import { modStamps } from 'src/core/context/record-stamps';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { parsePositiveAmount } from './amount-input';
 import { parseAppliedTo } from './applied-to-input';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { NightlyModule } from 'src/billing/nightly/nightly.module';
+import { NightlyModule } from 'src/billing-runs/nightly/nightly.module';
 import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { PaymentsModule } from 'src/payments/payments.module';
