@@ -15,7 +15,8 @@ import { combineRounds, failureWarnings, memoryLine, resultsTable, RoundPair, Sc
 import { Scenario, scenarios } from './scenarios';
 
 const ROOT = resolve(__dirname, '..');
-const SERVER_SCRIPT = join(ROOT, 'dist', 'main.js');
+/** The build under test: dist/main.js, or another build (e.g. a copy of an older one) to compare. */
+const SERVER_SCRIPT = resolve(process.env.BENCH_SERVER_SCRIPT ?? join(ROOT, 'dist', 'main.js'));
 const USERNAME = 'bench';
 
 interface Targets {
@@ -123,6 +124,8 @@ async function startServer(database: BenchDatabase, password: string, nodeFlags:
     cwd: ROOT,
     env: {
       ...database.env,
+      // A build copied outside the checkout still finds the packages.
+      NODE_PATH: join(ROOT, 'node_modules'),
       PORT: String(port),
       PUBLIC_URL: `http://localhost:${port}`,
       API_USERNAME: USERNAME,

@@ -198,6 +198,29 @@ describe('payment concurrency', () => {
     expect(voids.map((a) => a.status).sort()).toEqual([200, 400, 400]);
   });
 
+  it('never deletes an invoice that payments racing with the delete were applied to', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c, '30.00');
+    const check = () =>
+      t.post('/api/v3/transaction', {
+        customer_id: c,
+        transaction_type: 'pay',
+        gateway_method: 'check',
+        amount: 10,
+        applied_to: [{ invoice_id: inv, applied: 10 }],
+      });
+    const answers = await Promise.all([check(), t.del(`/api/v3/invoice/${inv}`), check()]);
+    expect(answers.every((a) => a.status < 500)).toBe(true);
+    const deleted = answers[1].status < 300;
+    const [{ n }]: Array<{ n: number | string }> = await t.dataSource.query(
+      `SELECT COUNT(*) AS n FROM transaction_applied ta JOIN payment_transaction t ON t.transaction_id = ta.transaction_id
+       WHERE ta.invoice_id = ? AND t.status_str IN ('ok-successful', 'ok-pending')`,
+      [inv],
+    );
+    if (deleted) expect(Number(n)).toBe(0);
+    else expect(Number(n)).toBeGreaterThan(0);
+  });
+
   describe.each([4, 16])('a mixed workload on one customer with %i clients', (clients) => {
     it('answers no 500, and every balance equals a recomputation from the rows', async () => {
       const c = await newCustomer();

@@ -23,6 +23,9 @@ export async function lockInvoices(tx: Tx, invoiceIds: number[]): Promise<Invoic
 
 /** The invoice a path names (404 if none), read under its row lock. */
 export async function lockedInvoiceByRef(tx: Tx, ref: string): Promise<Invoice> {
-  const found = await findByPathRef(tx.manager, INVOICE_REF, ref);
+  // Resolved outside the transaction, so that its first statement is the lock: on MySQL a
+  // plain read first would fix the snapshot, and what committed while the lock was awaited
+  // (a payment applied to it) would stay unseen by the reads after it.
+  const found = await findByPathRef(tx.manager.connection.manager, INVOICE_REF, ref);
   return (await lockInvoices(tx, [found.invoice_id]))[0] ?? found;
 }

@@ -8,6 +8,7 @@ import { RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
+import { lockCustomers } from 'src/customers/customer-lock';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
 import { isCardExpired } from 'src/payments/card-expiry';
@@ -80,6 +81,8 @@ export class CreditCardsService {
     extras: CardExtras,
   ): Promise<number> {
     const m = tx.manager;
+    // Under the customer's lock: the same card posted twice at once is stored once.
+    await lockCustomers(tx, [customerId]);
     const now = this.clock.now();
     const details = {
       name: extras.name,

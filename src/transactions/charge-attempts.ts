@@ -12,7 +12,7 @@ import { addBusinessDays } from 'src/payments/business-days';
 import { GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
 import { allocate, ApplicationStyle } from './allocation';
 import { pendingReservations, withoutReserved } from './attempt-reservations';
-import { lockCustomerMoney } from './customer-money-lock';
+import { lockCustomers } from 'src/customers/customer-lock';
 import { PaymentAttempt } from './entities/payment-attempt.entity';
 import { InvoiceApplier } from './invoice-applier';
 import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
@@ -83,7 +83,7 @@ export class ChargeAttempts {
     const base = randomToken(24);
     return this.uow.run(async (tx) => {
       const m = tx.manager;
-      await lockCustomerMoney(tx, [order.customerId]);
+      await lockCustomers(tx, [order.customerId]);
       const ids = order.style.kind === 'list' ? order.style.items.map((i) => i.invoice_id) : [];
       if (ids.length) await this.ledger.lock(tx, ids);
       // Read after the locks: everything committed before, and every pending reservation.
@@ -145,7 +145,7 @@ export class ChargeAttempts {
     const attemptId = opened.payment_attempt_id;
     return this.uow.run(async (tx) => {
       const m = tx.manager;
-      await lockCustomerMoney(tx, [opened.customer_id]);
+      await lockCustomers(tx, [opened.customer_id]);
       const attempt = await lockAttempt(m, attemptId);
       // Recorded already (by the request or the sweeper, whichever came first).
       if (attempt.transaction_id !== null) return attempt.transaction_id;

@@ -12,7 +12,7 @@ import { INVOICE_REF } from 'src/invoices/invoice-ref';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger } from './invoice-ledger';
-import { lockCustomerMoney } from './customer-money-lock';
+import { lockCustomers } from 'src/customers/customer-lock';
 import { PaymentService } from './payment.service';
 import { loadTransactionFigures } from './transaction-figures';
 import { COUNTING_STATUSES } from './transaction-status';
@@ -74,7 +74,7 @@ export class InvoicePayAction implements OnModuleInit {
       };
       // The customer first (the lock order of money writes), then its money (before any
       // plain read fixes MySQL's snapshot): two invoices never both spend the same credit.
-      await lockCustomerMoney(tx, [customerId]);
+      await lockCustomers(tx, [customerId]);
       if (this.uow.isMysql) {
         await m
           .createQueryBuilder(Transaction, 't')

@@ -1,5 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource, LessThanOrEqual } from 'typeorm';
+import { DueWork } from 'src/core/schedule/due-work';
+import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { PaymentGateway } from 'src/payments/payment-gateway';
 import { ChargeAttempts } from './charge-attempts';
 import { PaymentAttempt } from './entities/payment-attempt.entity';
@@ -12,10 +14,13 @@ export const ATTEMPT_GRACE_MS = 10 * 60_000;
  * Resolves payment attempts left pending (a crash or a database failure between the
  * gateway call and its record) against the gateway, by their reference: what the gateway
  * did is recorded as the request would have recorded it; what it never received is
- * failed, freeing the debt and the external key it held. Never charges anything.
+ * failed, freeing the debt and the external key it held. Never charges anything. Due
+ * work, checked every minute; a due moment is a pending attempt's end of grace.
  */
 @Injectable()
-export class PaymentAttemptSweeper {
+export class PaymentAttemptSweeper implements DueWork, OnModuleInit {
+  readonly name = 'payments.attempt-sweep';
+  readonly trigger = { kind: 'interval', everyMs: 60_000 } as const;
   private readonly logger = new Logger('PaymentAttemptSweeper');
 
   constructor(
@@ -23,7 +28,27 @@ export class PaymentAttemptSweeper {
     private readonly gateway: PaymentGateway,
     private readonly charges: ChargeAttempts,
     private readonly refunds: RefundAttempts,
+    private readonly registry: DueWorkRegistry,
   ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async runDue(asOf: Date): Promise<void> {
+    await this.sweep(asOf);
+  }
+
+  async nextDueAfter(after: Date): Promise<Date | null> {
+    const oldest = await this.dataSource.manager.findOne(PaymentAttempt, {
+      select: { payment_attempt_id: true, created_datetime: true },
+      where: { status: 'pending' },
+      order: { created_datetime: 'ASC' },
+    });
+    if (!oldest) return null;
+    const due = new Date(oldest.created_datetime.getTime() + ATTEMPT_GRACE_MS);
+    return due > after ? due : null;
+  }
 
   /** Resolves the attempts pending since before `asOf` less the grace; returns how many. */
   async sweep(asOf: Date): Promise<number> {

@@ -13,7 +13,7 @@ import { UnitOfWork } from 'src/database/unit-of-work';
 import { GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
 import { allocate } from './allocation';
 import { lockAttempt } from './charge-attempts';
-import { lockCustomerMoney } from './customer-money-lock';
+import { lockCustomers } from 'src/customers/customer-lock';
 import { PaymentAttempt } from './entities/payment-attempt.entity';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
@@ -86,7 +86,7 @@ export class RefundAttempts {
     const ctx = (attempt.request as { ctx: RequestContext }).ctx;
     return this.uow.run(async (tx) => {
       const m = tx.manager;
-      await lockCustomerMoney(tx, [attempt.customer_id]);
+      await lockCustomers(tx, [attempt.customer_id]);
       const paymentId = attempt.parent_transaction_id!;
       await lockTransactionRow(m, paymentId);
       const current = await lockAttempt(m, attempt.payment_attempt_id);
@@ -164,7 +164,7 @@ export class RefundAttempts {
     return this.uow.run(async (tx) => {
       const m = tx.manager;
       // The customer, the payment row (a void that committed since the check is seen), its invoices.
-      await lockCustomerMoney(tx, [payment.customer_id]);
+      await lockCustomers(tx, [payment.customer_id]);
       if ((await lockTransactionRow(m, payment.transaction_id)) !== 'ok-successful') throw notRefundable();
       await this.lockInvoicesOf(m, payment.transaction_id, (ids) => this.ledger.lock(tx, ids));
       const planned = await this.plan(m, payment, asked);

@@ -21,7 +21,7 @@ import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
 import { loadTransactionFigures } from './transaction-figures';
 import { COUNTING_STATUSES } from './transaction-status';
 import { lockTransactionRow } from './transaction-lock';
-import { lockCustomerMoney } from './customer-money-lock';
+import { lockCustomers } from 'src/customers/customer-lock';
 import { RefundAttempts } from './refund-attempts';
 import { TRANSACTION_REF } from './transactions.service';
 
@@ -91,7 +91,7 @@ export class TransactionActionsService {
     );
     await this.uow.run(async (tx) => {
       const m = tx.manager;
-      await lockCustomerMoney(tx, [found.customer_id]);
+      await lockCustomers(tx, [found.customer_id]);
       // Then (see InvoiceLedger.lock): the invoices named and those applied to now (a locking read).
       // Under its lock: a void or decline that committed since the check above is seen.
       const status = await lockTransactionRow(m, found.transaction_id);
@@ -146,7 +146,7 @@ export class TransactionActionsService {
       const m = tx.manager;
       // Locks first, in the order every money write takes them: the customer, the
       // transaction's row, its applications, then its invoices.
-      await lockCustomerMoney(tx, [found.customer_id]);
+      await lockCustomers(tx, [found.customer_id]);
       const status = await lockTransactionRow(m, found.transaction_id);
       // Under the lock: of two voids at once, the second sees the first.
       if (changes.status_str === 'void-voided' && status === 'void-voided') {

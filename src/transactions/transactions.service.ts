@@ -19,7 +19,7 @@ import { OFFLINE_METHOD_NAMES } from './transaction-kinds';
 import { TransactionPresenter } from './transaction.presenter';
 import { TRANSACTION_QUERY_FIELDS } from './transaction.query-fields';
 import { customValues, TransactionWriter } from './transaction-writer';
-import { lockCustomerMoney } from './customer-money-lock';
+import { lockCustomers } from 'src/customers/customer-lock';
 import { assertPaymentKeyFree } from './payment-external-key';
 
 export const TRANSACTION_REF: RefTarget<Transaction> = {
@@ -69,7 +69,7 @@ export class TransactionsService {
     await this.applier.check(this.dataSource.manager, customerId, style, amount);
     return this.uow.run(async (tx) => {
       const m = tx.manager;
-      await lockCustomerMoney(tx, [customerId]);
+      await lockCustomers(tx, [customerId]);
       const locked = await this.applier.lock(tx, customerId, style);
       // Under the locks: what the check above saw may have been paid since.
       this.applier.assertFits(style, locked);

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { LessThanOrEqual } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
+import { DueWork } from 'src/core/schedule/due-work';
+import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { IdempotencyKey } from './idempotency-key.entity';
 
@@ -20,13 +22,28 @@ export type Claim =
   | { kind: 'running' }
   | { kind: 'mismatch' };
 
-/** The idempotency keys in the database: claimed before a request runs, answered after. */
+/**
+ * The idempotency keys in the database: claimed before a request runs, answered after.
+ * Expired keys are pruned hourly (due work).
+ */
 @Injectable()
-export class IdempotencyStore {
+export class IdempotencyStore implements DueWork, OnModuleInit {
+  readonly name = 'idempotency.prune';
+  readonly trigger = { kind: 'interval', everyMs: 3600_000 } as const;
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly registry: DueWorkRegistry,
   ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async runDue(asOf: Date): Promise<void> {
+    await this.prune(asOf);
+  }
 
   /** Claims the key for this request, or says what became of its first use. */
   claim(credentialId: number, key: string, requestHash: string): Promise<Claim> {
