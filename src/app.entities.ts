@@ -1,4 +1,7 @@
-import { NightlyRun } from 'src/billing/nightly/nightly-run.entity';
+import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
+import { PendingProration } from 'src/subscriptions/entities/pending-proration.entity';
+import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
+import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { ApiCredential } from 'src/core/auth/api-credential.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { Revision } from 'src/core/revisions/revision.entity';
@@ -17,6 +20,7 @@ import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
 import { CreditCard } from 'src/paymethods/entities/credit-card.entity';
 import { TokenizedPaymethod } from 'src/paymethods/entities/tokenized-paymethod.entity';
+import { PaymentAttempt } from 'src/transactions/entities/payment-attempt.entity';
 import { TransactionApplied } from 'src/transactions/entities/transaction-applied.entity';
 import { Transaction } from 'src/transactions/entities/transaction.entity';
 import {
@@ -30,6 +34,7 @@ import {
   Terms,
   UserType,
 } from 'src/reference/entities/reference.entities';
+import { PortalKey } from 'src/portal/entities/portal-key.entity';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 import { Webhook } from 'src/webhooks/entities/webhook.entity';
 import { WebhookAttempt } from 'src/webhooks/entities/webhook-attempt.entity';
@@ -61,6 +66,7 @@ export const APP_ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   AccountSecret,
+  PortalKey,
   TaxGroup,
   Item,
   Tierset,
@@ -72,7 +78,11 @@ export const APP_ENTITIES = [
   CreditCard,
   AchAccount,
   TokenizedPaymethod,
+  PaymentAttempt,
   Transaction,
   TransactionApplied,
   NightlyRun,
+  Subscription,
+  SubscriptionLine,
+  PendingProration,
 ];

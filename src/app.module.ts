@@ -1,25 +1,30 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { NightlyModule } from './billing/nightly/nightly.module';
+import { NightlyModule } from './billing-runs/nightly/nightly.module';
 import { BulkModule } from './bulk/bulk.module';
 import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CoreModule } from './core/core.module';
+import { TestClockModule } from './core/clock/test-clock.module';
 import { JobsModule } from './core/jobs/jobs.module';
+import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
+import { OpsModule } from './ops/ops.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
+import { PortalModule } from './portal/portal.module';
 import { ReferenceModule } from './reference/reference.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ItemsModule } from './items/items.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 @Module({})
 export class AppModule {
@@ -34,6 +39,8 @@ export class AppModule {
         }),
         JobsModule.forRoot(config),
         CoreModule,
+        DueWorkModule,
+        TestClockModule,
         ReferenceModule,
         MailModule,
         CustomersModule,
@@ -46,6 +53,9 @@ export class AppModule {
         PaymethodsModule,
         TransactionsModule,
         NightlyModule,
+        OpsModule.forRoot(config),
+        SubscriptionsModule,
+        PortalModule,
       ],
     };
   }

@@ -2,9 +2,12 @@ import { INestApplication } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import { errorEnvelope } from './core/envelope/envelope';
 import { sendJson } from './core/envelope/send-json';
+import { asObject } from './core/validation/validate-body';
 
 /** Largest accepted JSON body; a bulk request of 25 entries fits comfortably. */
 const BODY_LIMIT = '1mb';
+/** The one route whose body is an array (DESIGN §6 Bulk). */
+const ARRAY_BODY_PATH = /^\/api\/v3\/_bulk\/?$/;
 
 /**
  * HTTP setup shared by main.ts and the tests: path normalisation, JSON parsing whose
@@ -23,6 +26,8 @@ export function configureApp(app: INestApplication): void {
     if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (query === undefined ? '' : `?${query}`);
     next();
   });
+  // The hosted pages' forms (and only theirs: API bodies stay JSON, DESIGN §4).
+  http.use(['/portal', '/r'], express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   http.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true }));
   http.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
@@ -31,6 +36,11 @@ export function configureApp(app: INestApplication): void {
         ? 'Invalid request: the request body is too large.'
         : 'Invalid JSON in the request body.';
     sendJson(res, 400, errorEnvelope(400, message));
+  });
+  // A PHP client's empty object arrives as `[]`: every body but _bulk's is an object.
+  http.use((req: Request, _res: Response, next: NextFunction) => {
+    if (Array.isArray(req.body) && !ARRAY_BODY_PATH.test(req.path)) req.body = asObject(req.body) ?? req.body;
+    next();
   });
 }
 

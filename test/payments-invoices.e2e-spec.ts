@@ -1,6 +1,6 @@
 import * as rawQuery from 'src/database/raw-query';
 import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
-import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
+import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { SubscriptionPaymethods } from 'src/transactions/subscription-paymethod';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
@@ -152,8 +152,7 @@ describe('payments applied to invoices', () => {
     // The figures are read by the customer SELECT itself: one statement per read or page.
     // The counters see every query of the process: stop the background timers (webhook
     // sweep, ACH settlement; tests run those jobs themselves).
-    t.app.get(WebhookSweeper).onApplicationShutdown();
-    t.app.get(AchSettlementJob).onApplicationShutdown();
+    t.app.get(DueWorkScheduler).stop();
     const statements: Array<{ mock: { calls: unknown[] }; mockClear(): void; mockRestore(): void }> = [
       jest.spyOn(rawQuery, 'queryArrays'),
       jest.spyOn(rawQuery, 'queryRows'),

@@ -13,9 +13,16 @@ import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guar
 
 @Controller('api/v3/user')
 export class ContactsController {
+  private readonly password: ObjectAction = (ref, body, ctx) =>
+    this.contacts.password(ctx, ref, validateBody(SetPasswordDto, body).password);
+  private readonly loginUrl: ObjectAction = (ref, body, ctx) =>
+    this.contacts.loginUrl(ctx, ref, validateBody(LoginUrlDto, body).destination);
   private readonly actions: Record<string, ObjectAction> = {
-    password: (ref, body, ctx) => this.contacts.password(ctx, ref, validateBody(SetPasswordDto, body).password),
-    getLoginURL: (ref, body, ctx) => this.contacts.loginUrl(ctx, ref, validateBody(LoginUrlDto, body).destination),
+    password: this.password,
+    getLoginURL: this.loginUrl,
+    // The older API's names, still sent by its client libraries (DESIGN §4 Actions).
+    reset_password: this.password,
+    login: this.loginUrl,
   };
 
   constructor(

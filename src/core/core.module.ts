@@ -3,13 +3,15 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { BasicAuthenticator } from './auth/basic-authenticator';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
-import { BasicStrategy } from './auth/basic.strategy';
 import { CredentialService } from './auth/credential.service';
+import { LoginThrottle } from './auth/login-throttle';
 import { Clock } from './clock/clock';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './envelope/exception.filter';
 import { EventRecorder } from './events/event-recorder';
+import { MetricsRegistry } from './metrics/metrics-registry';
 import { RevisionService } from './revisions/revision.service';
 import { CredentialThrottlerGuard } from './throttle/credential-throttler.guard';
 import { InternalRequestMarker, InternalRequestMiddleware } from './throttle/internal-request-marker';
@@ -39,16 +41,19 @@ import { WireFormat } from './wire/wire-format';
     WireFormat,
     UnitOfWork,
     CredentialService,
-    BasicStrategy,
+    LoginThrottle,
+    BasicAuthenticator,
     RevisionService,
     EventRecorder,
     InternalRequestMarker,
+    MetricsRegistry,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
   ],
   exports: [
+    BasicAuthenticator,
     Clock,
     WireFormat,
     UnitOfWork,
@@ -56,6 +61,7 @@ import { WireFormat } from './wire/wire-format';
     RevisionService,
     EventRecorder,
     InternalRequestMarker,
+    MetricsRegistry,
     ThrottlerModule,
   ],
 })

@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { requestIdOf } from 'src/core/context/request-id';
 import { ApiError } from './api-error';
 import { errorEnvelope } from './envelope';
 import { sendJson } from './send-json';
@@ -16,13 +17,17 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Error');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
-    const { code, message, details } = this.describe(exception);
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const { code, message, details } = this.describe(exception, requestIdOf(http.getRequest<Request>()));
     if (res.headersSent) return;
     sendJson(res, code, errorEnvelope(code, message, details));
   }
 
-  private describe(exception: unknown): { code: number; message: string; details?: Record<string, unknown> } {
+  private describe(
+    exception: unknown,
+    requestId: string | undefined,
+  ): { code: number; message: string; details?: Record<string, unknown> } {
     if (exception instanceof ApiError) {
       return { code: exception.code, message: exception.message, details: exception.details };
     }
@@ -32,7 +37,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.describeHttp(exception);
     }
-    const errorId = randomUUID();
+    // The request id, so the client's report and the request's log lines meet.
+    const errorId = requestId ?? randomUUID();
     this.logger.error(
       `[${errorId}] ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
     );

@@ -25,6 +25,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * The object a client meant, or undefined when it sent something else. PHP encodes an
+ * empty array and an empty object alike as `[]`, so wherever an object is expected `[]`
+ * reads as `{}` (DESIGN §4 Actions); a non-empty array stays a mistake the caller names.
+ */
+export function asObject(value: unknown): Record<string, unknown> | undefined {
+  if (Array.isArray(value) && value.length === 0) return {};
+  return isPlainObject(value) ? value : undefined;
+}
+
+/**
  * Validates a write body against its DTO: unknown and read-only fields are refused by
  * name, then every field's type and format; the first problems are listed in one 400.
  * The rules are the DTO's own (`@BodyRules`) unless given here.
@@ -34,20 +44,20 @@ export function validateBody<T extends object>(
   body: unknown,
   rules: BodyRules = bodyRulesOf(dto),
 ): T {
-  if (body === undefined || body === null || body === '') body = {};
-  if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
-  if (rules.requireData && Object.keys(body).length === 0) {
+  const fields = body === undefined || body === null || body === '' ? {} : asObject(body);
+  if (!fields) throw ApiError.badRequest('The request body must be a JSON object.');
+  if (rules.requireData && Object.keys(fields).length === 0) {
     throw ApiError.badRequest('A required parameter was missing: No data.');
   }
   const allowed = allowedFields(dto);
   const extra = new Set(rules.extraAllowed ?? []);
   const readOnly = new Set(rules.readOnly ?? []);
-  const refused = Object.keys(body).filter((key) => !allowed.has(key) && !extra.has(key));
+  const refused = Object.keys(fields).filter((key) => !allowed.has(key) && !extra.has(key));
   if (refused.length > 0) {
     const named = refused.map((key) => (readOnly.has(key) ? `"${key}" is read-only` : `"${key}" is not a known field`));
     throw ApiError.badRequest(`Invalid field${refused.length > 1 ? 's' : ''}: ${named.join('; ')}.`);
   }
-  const instance = plainToInstance(dto, body);
+  const instance = plainToInstance(dto, fields);
   const errors = validatePresent(instance, { skipMissingProperties: false, forbidUnknownValues: false });
   if (errors.length > 0) throw ApiError.badRequest(describe(errors));
   return instance;

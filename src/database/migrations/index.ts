@@ -5,6 +5,9 @@ import { CatalogAndInvoices1763800100000 } from './1763800100000-catalog-and-inv
 import { Payments1763800200000 } from './1763800200000-payments';
 import { Webhooks1763800300000 } from './1763800300000-webhooks';
 import { NightlyRuns1763800400000 } from './1763800400000-nightly-runs';
+import { PaymentAttempts1764000100000 } from './1764000100000-payment-attempts';
+import { Subscriptions1764000300000 } from './1764000300000-subscriptions';
+import { PortalKey1764000700000 } from './1764000700000-portal-key';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -14,4 +17,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Payments1763800200000,
   Webhooks1763800300000,
   NightlyRuns1763800400000,
+  PaymentAttempts1764000100000,
+  Subscriptions1764000300000,
+  PortalKey1764000700000,
 ];

@@ -4,11 +4,11 @@ import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { CustomerActivity } from './customer-activity';
 import { NightlyJob } from './nightly-job';
-import { NightlyScheduler } from './nightly-scheduler';
+import { NightlyDueWork } from './nightly-due-work';
 
 @Module({
   imports: [CustomersModule, InvoicesModule],
-  providers: [NightlyJob, NightlyScheduler, CustomerActivity],
+  providers: [NightlyJob, NightlyDueWork, CustomerActivity],
   exports: [NightlyJob, CustomerActivity],
 })
 export class NightlyModule implements OnModuleInit {
