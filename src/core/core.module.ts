@@ -18,6 +18,8 @@ import { InternalRequestMarker, InternalRequestMiddleware } from './throttle/int
 import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
 import { TeapotController } from './teapot.controller';
 import { WireFormat } from './wire/wire-format';
+import { IdempotencyGuard } from './idempotency/idempotency.guard';
+import { IdempotencyStore } from './idempotency/idempotency-store';
 
 /**
  * Cross-cutting machinery every resource module uses. Guards run in order: auth, then rate
@@ -49,6 +51,9 @@ import { WireFormat } from './wire/wire-format';
     MetricsRegistry,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
+    // After authentication: idempotency keys are per credential.
+    { provide: APP_GUARD, useClass: IdempotencyGuard },
+    IdempotencyStore,
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
   ],
@@ -62,6 +67,7 @@ import { WireFormat } from './wire/wire-format';
     EventRecorder,
     InternalRequestMarker,
     MetricsRegistry,
+    IdempotencyStore,
     ThrottlerModule,
   ],
 })
