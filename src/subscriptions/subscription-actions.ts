@@ -24,6 +24,7 @@ import { SubscriptionLineWriter } from './subscription-line-writer';
 import { lockedSubscriptionByRef } from './subscription-lock';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { ProrationCharge, SubscriptionProration } from './subscription-proration';
+import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { isCancelled, isSuspended, SUBSCRIPTION_STATUSES } from './subscription-status';
 import { SubscriptionsService } from './subscriptions.service';
@@ -54,6 +55,7 @@ export class SubscriptionActions {
     private readonly lineWriter: SubscriptionLineWriter,
     private readonly paymethods: SubscriptionPaymethodInput,
     private readonly proration: SubscriptionProration,
+    private readonly mrr: SubscriptionMrr,
     private readonly mail: MailService,
   ) {}
 
@@ -144,6 +146,7 @@ export class SubscriptionActions {
         await this.applyProrations(tx, ctx, sub, charges, when);
       }
       await m.update(Subscription, sub.package_id, modStamps(ctx, now));
+      await this.mrr.refresh(m, sub.package_id);
       await this.revisions.record(tx, ctx, 'package', sub.package_id, 'Subscription lines changed');
       await this.events.record(tx, ctx, sub.package_id, ['upgrade']);
     });
@@ -186,6 +189,7 @@ export class SubscriptionActions {
         ...(immediate ? { next_invoice_datetime: null } : {}),
         ...modStamps(ctx, now),
       });
+      await this.mrr.refresh(m, sub.package_id);
       await this.revisions.record(
         tx,
         ctx,
@@ -272,6 +276,7 @@ export class SubscriptionActions {
         next_invoice_datetime: next,
         ...modStamps(ctx, this.clock.now()),
       });
+      await this.mrr.refresh(tx.manager, sub.package_id);
       await this.revisions.record(tx, ctx, 'package', sub.package_id, `Paycycle changed to ${paycycle}`);
       await this.events.record(tx, ctx, sub.package_id, paycycle === sub.paycycle ? [] : ['paycycle']);
     });
@@ -363,6 +368,7 @@ export class SubscriptionActions {
     const now = this.clock.now();
     const before = isSuspended(sub, now);
     await tx.manager.update(Subscription, sub.package_id, { ...changes, ...modStamps(ctx, now) });
+    await this.mrr.refresh(tx.manager, sub.package_id);
     const after = isSuspended({ ...sub, ...changes }, now);
     await this.revisions.record(tx, ctx, 'package', sub.package_id, note);
     const events: SubscriptionEvent[] = before === after ? ['update'] : ['status'];

@@ -3,19 +3,25 @@ import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { ItemsModule } from 'src/items/items.module';
 import { MailModule } from 'src/mail/mail.module';
+import { NightlyModule } from 'src/billing/nightly/nightly.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { SubscriptionActions } from './subscription-actions';
 import { SubscriptionEvents } from './subscription-events';
 import { SubscriptionLineWriter } from './subscription-line-writer';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { SubscriptionProration } from './subscription-proration';
+import { SubscriptionCustomerActivity } from './subscription-customer-activity';
+import { SubscriptionCustomerFigures } from './subscription-customer-figures';
+import { SubscriptionInvoiceLinks } from './subscription-invoice-links';
+import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
+import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule, ItemsModule, PaymethodsModule, MailModule],
+  imports: [CustomersModule, InvoicesModule, ItemsModule, PaymethodsModule, MailModule, NightlyModule],
   controllers: [SubscriptionsController],
   providers: [
     SubscriptionsService,
@@ -26,6 +32,11 @@ import { SubscriptionsService } from './subscriptions.service';
     SubscriptionLineWriter,
     SubscriptionPaymethodInput,
     SubscriptionProration,
+    SubscriptionMrr,
+    SubscriptionCustomerFigures,
+    SubscriptionCustomerActivity,
+    SubscriptionInvoiceLinks,
+    SubscriptionPaymethodLookup,
   ],
   exports: [SubscriptionsService, SubscriptionActions, SubscriptionReader, SubscriptionLineWriter],
 })

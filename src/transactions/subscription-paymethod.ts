@@ -6,16 +6,25 @@ export type StoredMethodRef = { creditcard_id: number } | { ach_id: number } | {
 
 /**
  * Payment-method selection step 1 (SPEC "Transactions"): the method of the subscription
- * an invoice came from. The subscriptions module provides the real one.
+ * an invoice came from.
  */
 export abstract class SubscriptionPaymethods {
   abstract methodOf(m: EntityManager, packageId: number): Promise<StoredMethodRef | null>;
 }
 
-/** No subscriptions module: step 1 never applies. */
+/**
+ * The provider payments use. The subscriptions module sits above payments, so it hands its
+ * lookup over at start (`use`); until it does (or without it), step 1 never applies.
+ */
 @Injectable()
 export class NoSubscriptionPaymethods extends SubscriptionPaymethods {
-  methodOf(): Promise<StoredMethodRef | null> {
-    return Promise.resolve(null);
+  private source: SubscriptionPaymethods | null = null;
+
+  use(source: SubscriptionPaymethods): void {
+    this.source = source;
+  }
+
+  methodOf(m: EntityManager, packageId: number): Promise<StoredMethodRef | null> {
+    return this.source ? this.source.methodOf(m, packageId) : Promise.resolve(null);
   }
 }

@@ -7,6 +7,7 @@ import { Webhooks1763800300000 } from './1763800300000-webhooks';
 import { NightlyRuns1763800400000 } from './1763800400000-nightly-runs';
 import { Subscriptions1764000300000 } from './1764000300000-subscriptions';
 import { Quotes1764000300001 } from './1764000300001-quotes';
+import { PackageMrr1764000300002 } from './1764000300002-package-mrr';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   NightlyRuns1763800400000,
   Subscriptions1764000300000,
   Quotes1764000300001,
+  PackageMrr1764000300002,
 ];
