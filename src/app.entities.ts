@@ -1,11 +1,13 @@
-import { NightlyRun } from 'src/billing/nightly/nightly-run.entity';
+import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
 import { QuoteLine } from 'src/quotes/entities/quote-line.entity';
 import { Quote } from 'src/quotes/entities/quote.entity';
 import { PendingProration } from 'src/subscriptions/entities/pending-proration.entity';
 import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
+import { UsageRecord } from 'src/usage/entities/usage-record.entity';
 import { ApiCredential } from 'src/core/auth/api-credential.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
+import { IdempotencyKey } from 'src/core/idempotency/idempotency-key.entity';
 import { Revision } from 'src/core/revisions/revision.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Contact } from 'src/customers/entities/contact.entity';
@@ -22,6 +24,7 @@ import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
 import { CreditCard } from 'src/paymethods/entities/credit-card.entity';
 import { TokenizedPaymethod } from 'src/paymethods/entities/tokenized-paymethod.entity';
+import { PaymentAttempt } from 'src/transactions/entities/payment-attempt.entity';
 import { TransactionApplied } from 'src/transactions/entities/transaction-applied.entity';
 import { Transaction } from 'src/transactions/entities/transaction.entity';
 import {
@@ -35,6 +38,7 @@ import {
   Terms,
   UserType,
 } from 'src/reference/entities/reference.entities';
+import { PortalKey } from 'src/portal/entities/portal-key.entity';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 import { Webhook } from 'src/webhooks/entities/webhook.entity';
 import { WebhookAttempt } from 'src/webhooks/entities/webhook-attempt.entity';
@@ -47,6 +51,7 @@ import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
  */
 export const APP_ENTITIES = [
   ApiCredential,
+  IdempotencyKey,
   Revision,
   DomainEvent,
   MailMessage,
@@ -66,6 +71,7 @@ export const APP_ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   AccountSecret,
+  PortalKey,
   TaxGroup,
   Item,
   Tierset,
@@ -77,10 +83,12 @@ export const APP_ENTITIES = [
   CreditCard,
   AchAccount,
   TokenizedPaymethod,
+  PaymentAttempt,
   Transaction,
   TransactionApplied,
   NightlyRun,
   Subscription,
+  UsageRecord,
   SubscriptionLine,
   PendingProration,
   Quote,

@@ -1,5 +1,4 @@
 import * as rawQuery from 'src/database/raw-query';
-import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
 import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
@@ -243,8 +242,6 @@ describe('quotes (/quote)', () => {
     const c = await createId(t, '/api/v3/customer', { company: 'Paged' });
     for (let i = 0; i < 3; i++) await newQuote({ customer_id: c, line_items: [{ item_id: plan }, { item_id: taxed }] });
     await received(0); // deliveries of the creates are done before counting
-    t.app.get(WebhookSweeper).onApplicationShutdown();
-    t.app.get(AchSettlementJob).onApplicationShutdown();
     const statements: Array<{ mock: { calls: unknown[] }; mockClear(): void; mockRestore(): void }> = [
       jest.spyOn(rawQuery, 'queryArrays'),
       jest.spyOn(rawQuery, 'queryRows'),

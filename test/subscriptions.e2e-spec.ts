@@ -1,6 +1,4 @@
 import * as rawQuery from 'src/database/raw-query';
-import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
-import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -234,8 +232,6 @@ describe('subscriptions (/package)', () => {
       return id;
     };
     const one = await withInvoice();
-    t.app.get(WebhookSweeper).onApplicationShutdown();
-    t.app.get(AchSettlementJob).onApplicationShutdown();
     const statements: Array<{ mock: { calls: unknown[] }; mockClear(): void; mockRestore(): void }> = [
       jest.spyOn(rawQuery, 'queryArrays'),
       jest.spyOn(rawQuery, 'queryRows'),

@@ -37,6 +37,10 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, OnApplicatio
     });
   }
 
+  async counts(): Promise<Record<string, number>> {
+    return { ...(await this.queue.getJobCounts()) };
+  }
+
   async drain(): Promise<void> {
     for (;;) {
       const counts = await this.queue.getJobCounts();

@@ -30,6 +30,10 @@ export class InProcessJobQueue extends JobQueue implements OnApplicationShutdown
     return Promise.resolve();
   }
 
+  counts(): Promise<Record<string, number>> {
+    return Promise.resolve({ waiting: this.timers.size, active: this.running.size });
+  }
+
   async drain(): Promise<void> {
     while (this.running.size > 0 || this.timers.size > 0) {
       if (this.running.size > 0) await Promise.allSettled([...this.running]);
