@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
 import { ItemsModule } from 'src/items/items.module';
 import { MailModule } from 'src/mail/mail.module';
-import { NightlyModule } from 'src/billing/nightly/nightly.module';
+import { NightlyModule } from 'src/billing-runs/nightly/nightly.module';
 import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
 import { TaxesModule } from 'src/taxes/taxes.module';
 import { QuoteActions } from './quote-actions';

@@ -1,30 +1,18 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import {
-  NoSubscriptionPaymethods,
-  StoredMethodRef,
-  SubscriptionPaymethods,
-} from 'src/transactions/subscription-paymethod';
 import { Subscription } from './entities/subscription.entity';
+
+/** A stored method named by id, as payment-method selection takes it. */
+export type SubscriptionMethodRef = { creditcard_id: number } | { ach_id: number } | { tokenized_id: number };
 
 /**
  * Step 1 of payment-method selection (SPEC "Transactions"): an invoice from a subscription
- * is paid with the subscription's stored method. Handed to the payments side at start.
+ * is paid with the subscription's stored method. Payments and subscriptions may not import
+ * each other, so the composition root hands this to the payments hook at start.
  */
 @Injectable()
-export class SubscriptionPaymethodLookup extends SubscriptionPaymethods implements OnModuleInit {
-  constructor(private readonly moduleRef: ModuleRef) {
-    super();
-  }
-
-  onModuleInit(): void {
-    // Payments does not export its provider: found across modules, as the composition root wires it.
-    const host = this.moduleRef.get(SubscriptionPaymethods, { strict: false });
-    if (host instanceof NoSubscriptionPaymethods) host.use(this);
-  }
-
-  async methodOf(m: EntityManager, packageId: number): Promise<StoredMethodRef | null> {
+export class SubscriptionPaymethodLookup {
+  async methodOf(m: EntityManager, packageId: number): Promise<SubscriptionMethodRef | null> {
     const sub = await m.findOne(Subscription, { where: { package_id: packageId } });
     if (!sub) return null;
     if (sub.paymethod === 'crd' && sub.creditcard_id) return { creditcard_id: sub.creditcard_id };

@@ -3,14 +3,12 @@ import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { ItemsModule } from 'src/items/items.module';
 import { MailModule } from 'src/mail/mail.module';
-import { NightlyModule } from 'src/billing/nightly/nightly.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { SubscriptionActions } from './subscription-actions';
 import { SubscriptionEvents } from './subscription-events';
 import { SubscriptionLineWriter } from './subscription-line-writer';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { SubscriptionProration } from './subscription-proration';
-import { SubscriptionCustomerActivity } from './subscription-customer-activity';
 import { SubscriptionCustomerFigures } from './subscription-customer-figures';
 import { SubscriptionInvoiceLinks } from './subscription-invoice-links';
 import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
@@ -21,7 +19,7 @@ import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule, ItemsModule, PaymethodsModule, MailModule, NightlyModule],
+  imports: [CustomersModule, InvoicesModule, ItemsModule, PaymethodsModule, MailModule],
   controllers: [SubscriptionsController],
   providers: [
     SubscriptionsService,
@@ -34,10 +32,15 @@ import { SubscriptionsService } from './subscriptions.service';
     SubscriptionProration,
     SubscriptionMrr,
     SubscriptionCustomerFigures,
-    SubscriptionCustomerActivity,
     SubscriptionInvoiceLinks,
     SubscriptionPaymethodLookup,
   ],
-  exports: [SubscriptionsService, SubscriptionActions, SubscriptionReader, SubscriptionLineWriter],
+  exports: [
+    SubscriptionsService,
+    SubscriptionActions,
+    SubscriptionReader,
+    SubscriptionLineWriter,
+    SubscriptionPaymethodLookup,
+  ],
 })
 export class SubscriptionsModule {}

@@ -13,14 +13,15 @@ export abstract class SubscriptionPaymethods {
 }
 
 /**
- * The provider payments use. The subscriptions module sits above payments, so it hands its
- * lookup over at start (`use`); until it does (or without it), step 1 never applies.
+ * The provider payments use. Payments and subscriptions may not import each other, so the
+ * composition root hands the subscriptions module's lookup over at start (`use`); without
+ * it, step 1 never applies.
  */
 @Injectable()
 export class NoSubscriptionPaymethods extends SubscriptionPaymethods {
-  private source: SubscriptionPaymethods | null = null;
+  private source: Pick<SubscriptionPaymethods, 'methodOf'> | null = null;
 
-  use(source: SubscriptionPaymethods): void {
+  use(source: Pick<SubscriptionPaymethods, 'methodOf'>): void {
     this.source = source;
   }
 
