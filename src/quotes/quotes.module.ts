@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
+import { InvoicesModule } from 'src/invoices/invoices.module';
 import { ItemsModule } from 'src/items/items.module';
 import { MailModule } from 'src/mail/mail.module';
 import { NightlyModule } from 'src/billing-runs/nightly/nightly.module';
@@ -15,7 +16,7 @@ import { QuotesController } from './quotes.controller';
 import { QuotesService } from './quotes.service';
 
 @Module({
-  imports: [CustomersModule, ItemsModule, MailModule, NightlyModule, SubscriptionsModule, TaxesModule],
+  imports: [CustomersModule, InvoicesModule, ItemsModule, MailModule, NightlyModule, SubscriptionsModule, TaxesModule],
   controllers: [QuotesController],
   providers: [
     QuotesService,

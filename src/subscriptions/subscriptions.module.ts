@@ -12,6 +12,7 @@ import { SubscriptionProration } from './subscription-proration';
 import { SubscriptionCustomerFigures } from './subscription-customer-figures';
 import { SubscriptionInvoiceLinks } from './subscription-invoice-links';
 import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
+import { SubscriptionInvoicing } from './subscription-invoicing';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
@@ -31,6 +32,7 @@ import { SubscriptionsService } from './subscriptions.service';
     SubscriptionPaymethodInput,
     SubscriptionProration,
     SubscriptionMrr,
+    SubscriptionInvoicing,
     SubscriptionCustomerFigures,
     SubscriptionInvoiceLinks,
     SubscriptionPaymethodLookup,
