@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { loadConfig, loadDotEnv } from './config/load-config';
 import { configureApp } from './configure-app';
 import { CredentialService } from './core/auth/credential.service';
+import { handleShutdownSignals } from './ops/shutdown/graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
   loadDotEnv();
@@ -16,7 +17,7 @@ async function bootstrap(): Promise<void> {
   });
   app.useLogger(app.get(PinoLogger));
   configureApp(app);
-  app.enableShutdownHooks();
+  handleShutdownSignals(app, config.shutdownTimeoutMs);
   const generated = await app.get(CredentialService).bootstrap();
   if (config.appRole === 'worker') {
     await app.init();

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { requestIdOf } from 'src/core/context/request-id';
 import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
@@ -19,9 +19,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Error');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const res = http.getResponse<Response>();
-    const { code, message, details } = this.describe(exception, requestIdOf(http.getRequest<Request>()));
+    const res = host.switchToHttp().getResponse<Response>();
+    const { code, message, details } = this.describe(exception, requestIdOf(res.req));
     if (res.headersSent) return;
     sendJson(res, code, errorEnvelope(code, message, details));
   }
