@@ -5,10 +5,13 @@ import type { Server } from 'node:http';
 import { answerClientErrorsInEnvelope } from './core/envelope/client-error-handler';
 import { errorEnvelope } from './core/envelope/envelope';
 import { sendJson } from './core/envelope/send-json';
+import { asObject } from './core/validation/validate-body';
 import { bodyShapeProblem } from './core/validation/body-shape';
 
 /** Largest accepted JSON body; a bulk request of 25 entries fits comfortably. */
 const BODY_LIMIT = '1mb';
+/** The one route whose body is an array (DESIGN §6 Bulk). */
+const ARRAY_BODY_PATH = /^\/api\/v3\/_bulk\/?$/;
 
 /** Body-parser failures by their `type`: the status and wording of the envelope. */
 const BODY_ERRORS: Record<string, [number, string]> = {
@@ -40,11 +43,18 @@ export function configureApp(app: INestApplication): void {
     if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (query === undefined ? '' : `?${query}`);
     next();
   });
+  // The hosted pages' forms (and only theirs: API bodies stay JSON, DESIGN §4).
+  http.use(['/portal', '/r'], express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   http.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true, verify: verifyUtf8 }));
   http.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     const [status, message] = BODY_ERRORS[err.type ?? ''] ?? [400, 'Invalid JSON in the request body.'];
     sendJson(res, status, errorEnvelope(status, message));
+  });
+  // A PHP client's empty object arrives as `[]`: every body but _bulk's is an object.
+  http.use((req: Request, _res: Response, next: NextFunction) => {
+    if (Array.isArray(req.body) && !ARRAY_BODY_PATH.test(req.path)) req.body = asObject(req.body) ?? req.body;
+    next();
   });
   // Depth, array, object and string limits, before anything walks the body (DESIGN §4).
   http.use((req: Request, res: Response, next: NextFunction) => {

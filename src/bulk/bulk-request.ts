@@ -1,5 +1,5 @@
 import { ApiError } from 'src/core/envelope/api-error';
-import { isPlainObject } from 'src/core/validation/validate-body';
+import { asObject, isPlainObject } from 'src/core/validation/validate-body';
 
 export const MAX_BULK_ENTRIES = 25;
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -51,8 +51,8 @@ function parseEntry(raw: unknown, index: number): BulkEntry {
   }
   if (/^\/api\/v3\/+_bulk(?:[/?]|$)/.test(uri))
     throw entryError(index, 'a _bulk request cannot contain another _bulk request');
-  const payload = raw.payload ?? null;
-  if (payload !== null && !isPlainObject(payload)) throw entryError(index, '"payload" must be an object or null');
+  const payload = raw.payload === undefined || raw.payload === null ? null : asObject(raw.payload);
+  if (payload === undefined) throw entryError(index, '"payload" must be an object or null');
   const id = raw.id ?? null;
   if (id !== null && (typeof id !== 'string' || id === '' || id.length > 64)) {
     throw entryError(index, '"id" must be a non-empty string of at most 64 characters, or null');

@@ -48,11 +48,19 @@ export interface AppConfig {
   usageUrl?: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** The business named on documents and mail; unset: the host of PUBLIC_URL. */
+  businessName?: string;
+  /** Signs portal cookies; unset: derived from the stored account secret. */
+  portalSessionSecret?: string;
   billingCron: string;
   achSettlementDays: number;
   externalKeyOnDelete: ExternalKeyOnDelete;
   testClock: boolean;
   logLevel: string;
+  /** Set: `/metrics` takes this bearer token instead of the API credential. */
+  metricsToken?: string;
+  /** A SIGTERM's drain and close must finish within this, or the process exits 1. */
+  shutdownTimeoutMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

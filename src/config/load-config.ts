@@ -47,11 +47,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     usageUrl: read.optional('USAGE_URL'),
     smtpUrl: read.optional('SMTP_URL'),
     mailFrom: read.str('MAIL_FROM', `billing@${hostOf(publicUrl)}`),
+    businessName: read.optional('BUSINESS_NAME'),
+    portalSessionSecret: read.optional('PORTAL_SESSION_SECRET'),
     billingCron: read.str('BILLING_CRON', '*/5 * * * *'),
     achSettlementDays: read.int('ACH_SETTLEMENT_DAYS', 3, 0, 60),
     externalKeyOnDelete: read.oneOf<ExternalKeyOnDelete>('EXTERNAL_KEY_ON_DELETE', ['keep', 'clear', 'mangle'], 'keep'),
     testClock: read.bool('TEST_CLOCK', false),
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'debug', 'verbose'], 'info'),
+    metricsToken: read.optional('METRICS_TOKEN'),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 20_000, 1_000, 600_000),
   };
   if ((config.apiUsername === undefined) !== (config.apiPassword === undefined)) {
     problems.push('API_USERNAME and API_PASSWORD must be set together');
@@ -60,6 +64,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // sign in: refuse it here rather than answer 401 forever. The password may hold one.
   if (config.apiUsername?.includes(':')) {
     problems.push('API_USERNAME must not contain ":" (HTTP Basic auth could never match it)');
+  }
+  // A short secret would make forged portal cookies guessable.
+  if (config.portalSessionSecret !== undefined && config.portalSessionSecret.length < 32) {
+    problems.push('PORTAL_SESSION_SECRET must be at least 32 characters');
   }
   if (problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

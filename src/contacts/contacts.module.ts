@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
-import { PortalController } from 'src/portal/portal.controller';
 import { ContactsController } from './contacts.controller';
 import { ContactsService } from './contacts.service';
 import { PortalLinksService } from './portal-links.service';
 
 @Module({
   imports: [CustomersModule],
-  controllers: [ContactsController, PortalController],
+  controllers: [ContactsController],
   providers: [ContactsService, PortalLinksService],
   exports: [ContactsService, PortalLinksService],
 })

@@ -2,19 +2,22 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DbConfig, TimeoutConfig } from 'src/config/app-config';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /** DB_CONNECT_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS as shipped (the CLI uses them too). */
 const DEFAULT_TIMEOUTS = { dbConnectMs: 5_000, dbStatementMs: 15_000 };
 
-/** The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). */
+/**
+ * The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). The entities
+ * come from the composition root (src/app.entities.ts): the database layer lists no feature.
+ */
 export function buildDataSourceOptions(
   db: DbConfig,
+  entities: DataSourceOptions['entities'],
   timeouts: Pick<TimeoutConfig, 'dbConnectMs' | 'dbStatementMs'> = DEFAULT_TIMEOUTS,
 ): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsRun: db.migrationsRun,
     synchronize: false,

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { PAYCYCLES } from 'src/billing/paycycles';
 import { ApiError } from 'src/core/envelope/api-error';
 import { parseDecimalInput } from 'src/core/money/decimal-input';
-import { isPlainObject } from 'src/core/validation/validate-body';
+import { asObject } from 'src/core/validation/validate-body';
 
 /** One line as the client sent it, checked. */
 export interface LineInput {
@@ -66,9 +66,10 @@ export function parseLineItems(raw: unknown, updating: boolean): LineInput[] {
   if (!Array.isArray(raw)) throw ApiError.badRequest('Invalid field "line_items": must be an array of line items.');
   if (raw.length === 0) throw ApiError.badRequest('Invalid field "line_items": at least one line item is required.');
   if (raw.length > 500) throw ApiError.badRequest('Invalid field "line_items": at most 500 line items.');
-  return raw.map((line: unknown, i): LineInput => {
+  return raw.map((sent: unknown, i): LineInput => {
     const path = `line_items[${i}]`;
-    if (!isPlainObject(line)) throw ApiError.badRequest(`Invalid field "${path}": must be an object.`);
+    const line = asObject(sent);
+    if (!line) throw ApiError.badRequest(`Invalid field "${path}": must be an object.`);
     for (const key of Object.keys(line)) {
       if (READ_ONLY.has(key)) throw ApiError.badRequest(`Invalid field "${path}.${key}": it is read-only.`);
       if (!WRITABLE.has(key) || (key === 'line_item_id' && !updating)) {

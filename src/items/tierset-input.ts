@@ -5,7 +5,7 @@ import { tierProblem } from 'src/billing/pricing/tier-rules';
 import { ApiError } from 'src/core/envelope/api-error';
 import { ZERO } from 'src/core/money/decimal';
 import { parseDecimalInput } from 'src/core/money/decimal-input';
-import { isPlainObject } from 'src/core/validation/validate-body';
+import { asObject } from 'src/core/validation/validate-body';
 
 /** A tierset as a client sends it, checked and read into decimals. */
 export interface TiersetInput {
@@ -32,8 +32,9 @@ const TIERSET_FIELDS = new Set([
 const TIER_FIELDS = new Set(['unit_from', 'unit_to', 'amount']);
 
 /** Reads one tierset object; every problem is a 400 naming the field (`tiersets[0].base`). */
-export function parseTierset(raw: unknown, path: string): TiersetInput {
-  if (!isPlainObject(raw)) throw ApiError.badRequest(`Invalid field "${path}": must be an object.`);
+export function parseTierset(sent: unknown, path: string): TiersetInput {
+  const raw = asObject(sent);
+  if (!raw) throw ApiError.badRequest(`Invalid field "${path}": must be an object.`);
   const unknown = Object.keys(raw).filter((key) => !TIERSET_FIELDS.has(key));
   if (unknown.length) throw ApiError.badRequest(`Invalid field "${path}.${unknown[0]}": not a known tierset field.`);
 
@@ -76,9 +77,10 @@ export function parseTierset(raw: unknown, path: string): TiersetInput {
 function parseTiers(raw: unknown, path: string): PriceTier[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw ApiError.badRequest(`Invalid field "${path}": must be an array.`);
-  const tiers = raw.map((tier: unknown, i): PriceTier => {
+  const tiers = raw.map((sent: unknown, i): PriceTier => {
     const at = `${path}[${i}]`;
-    if (!isPlainObject(tier)) throw ApiError.badRequest(`Invalid field "${at}": must be an object.`);
+    const tier = asObject(sent);
+    if (!tier) throw ApiError.badRequest(`Invalid field "${at}": must be an object.`);
     const unknown = Object.keys(tier).filter((key) => !TIER_FIELDS.has(key));
     if (unknown.length) throw ApiError.badRequest(`Invalid field "${at}.${unknown[0]}": not a known tier field.`);
     return {

@@ -1,3 +1,5 @@
+import { typedDigits } from './typed-digits';
+
 /** Card brands the service names (DESIGN §6 "Payment methods"). */
 export type CardBrand = 'visa' | 'mast' | 'amex' | 'disc';
 
@@ -10,7 +12,7 @@ export const BRAND_NAMES: Readonly<Record<CardBrand, string>> = {
 
 /** Digits only: spaces and dashes people type are dropped; anything else makes it invalid. */
 export function normaliseCardNumber(raw: string): string | null {
-  const digits = raw.replace(/[\s-]/g, '');
+  const digits = typedDigits(raw);
   return /^\d{12,19}$/.test(digits) ? digits : null;
 }
 

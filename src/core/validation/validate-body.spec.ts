@@ -47,8 +47,13 @@ function refusal(body: unknown, rules: Parameters<typeof validateBody>[2] = {}):
 
 describe('validateBody', () => {
   describe('shape', () => {
-    it.each([[[]], ['text'], [42], [true]])('refuses a non-object body %j', (body) => {
+    it.each([[[{}]], [['a']], ['text'], [42], [true]])('refuses a non-object body %j', (body) => {
       expect(refusal(body)).toBe('The request body must be a JSON object.');
+    });
+
+    it('reads [] as an empty object, as PHP clients send it', () => {
+      expect(validateBody(WidgetDto, [])).toBeInstanceOf(WidgetDto);
+      expect(refusal([], { requireData: true })).toBe('A required parameter was missing: No data.');
     });
 
     it('treats a missing body as empty', () => {

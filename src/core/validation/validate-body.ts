@@ -1,18 +1,10 @@
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, ValidationError } from 'class-validator';
 import { ApiError } from 'src/core/envelope/api-error';
+import { BodyRules, bodyRulesOf } from './body-rules';
 import { cacheValidationRules, validatePresent } from './rule-cache';
 
-type DtoClass<T> = new () => T;
-
-export interface BodyRules {
-  /** Fields the resource returns but never accepts: named as read-only in the 400. */
-  readOnly?: readonly string[];
-  /** An empty object is refused ("No data"), as on creates. */
-  requireData?: boolean;
-  /** Payload reference fields accepted beside the DTO's own (`customer_token`, ...). */
-  extraAllowed?: readonly string[];
-}
+export type DtoClass<T> = new () => T;
 
 cacheValidationRules();
 
@@ -33,24 +25,39 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * The object a client meant, or undefined when it sent something else. PHP encodes an
+ * empty array and an empty object alike as `[]`, so wherever an object is expected `[]`
+ * reads as `{}` (DESIGN §4 Actions); a non-empty array stays a mistake the caller names.
+ */
+export function asObject(value: unknown): Record<string, unknown> | undefined {
+  if (Array.isArray(value) && value.length === 0) return {};
+  return isPlainObject(value) ? value : undefined;
+}
+
+/**
  * Validates a write body against its DTO: unknown and read-only fields are refused by
  * name, then every field's type and format; the first problems are listed in one 400.
+ * The rules are the DTO's own (`@BodyRules`) unless given here.
  */
-export function validateBody<T extends object>(dto: DtoClass<T>, body: unknown, rules: BodyRules = {}): T {
-  if (body === undefined || body === null || body === '') body = {};
-  if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
-  if (rules.requireData && Object.keys(body).length === 0) {
+export function validateBody<T extends object>(
+  dto: DtoClass<T>,
+  body: unknown,
+  rules: BodyRules = bodyRulesOf(dto),
+): T {
+  const fields = body === undefined || body === null || body === '' ? {} : asObject(body);
+  if (!fields) throw ApiError.badRequest('The request body must be a JSON object.');
+  if (rules.requireData && Object.keys(fields).length === 0) {
     throw ApiError.badRequest('A required parameter was missing: No data.');
   }
   const allowed = allowedFields(dto);
   const extra = new Set(rules.extraAllowed ?? []);
   const readOnly = new Set(rules.readOnly ?? []);
-  const refused = Object.keys(body).filter((key) => !allowed.has(key) && !extra.has(key));
+  const refused = Object.keys(fields).filter((key) => !allowed.has(key) && !extra.has(key));
   if (refused.length > 0) {
     const named = refused.map((key) => (readOnly.has(key) ? `"${key}" is read-only` : `"${key}" is not a known field`));
     throw ApiError.badRequest(`Invalid field${refused.length > 1 ? 's' : ''}: ${named.join('; ')}.`);
   }
-  const instance = plainToInstance(dto, body);
+  const instance = plainToInstance(dto, fields);
   const errors = validatePresent(instance, { skipMissingProperties: false, forbidUnknownValues: false });
   if (errors.length > 0) throw ApiError.badRequest(describe(errors));
   return instance;
