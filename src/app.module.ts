@@ -25,6 +25,7 @@ import { InvoicesModule } from './invoices/invoices.module';
 import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { UsageModule } from './usage/usage.module';
 
 @Module({})
 export class AppModule {
@@ -55,6 +56,7 @@ export class AppModule {
         NightlyModule,
         OpsModule.forRoot(config),
         SubscriptionsModule,
+        UsageModule,
         PortalModule,
       ],
     };

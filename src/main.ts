@@ -6,13 +6,12 @@ import { AppModule } from './app.module';
 import { loadConfig, loadDotEnv } from './config/load-config';
 import { configureApp } from './configure-app';
 import { CredentialService } from './core/auth/credential.service';
-import { EnvelopeExpressAdapter } from './core/envelope/envelope-express-adapter';
 import { handleShutdownSignals } from './ops/shutdown/graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
-  const app = await NestFactory.create(AppModule.forRoot(config), new EnvelopeExpressAdapter(), {
+  const app = await NestFactory.create(AppModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
   });

@@ -3,6 +3,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { requestIdOf } from 'src/core/context/request-id';
+import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
 import { errorEnvelope } from './envelope';
 import { sendJson } from './send-json';
@@ -35,6 +36,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       return this.describeHttp(exception);
+    }
+    if (exception instanceof WriteConflict) {
+      // Still refused by the database for concurrent writes after the unit's bounded retries.
+      return { code: 409, message: 'The request conflicted with concurrent requests on the same data; retry it.' };
     }
     // The request id, so the client's report and the request's log lines meet.
     const errorId = requestId ?? randomUUID();
