@@ -3,6 +3,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { errorEnvelope } from './core/envelope/envelope';
 import { sendJson } from './core/envelope/send-json';
 import { asObject } from './core/validation/validate-body';
+import { serveOpenApi } from './ops/openapi/openapi-document';
 
 /** Largest accepted JSON body; a bulk request of 25 entries fits comfortably. */
 const BODY_LIMIT = '1mb';
@@ -11,7 +12,7 @@ const ARRAY_BODY_PATH = /^\/api\/v3\/_bulk\/?$/;
 
 /**
  * HTTP setup shared by main.ts and the tests: path normalisation, JSON parsing whose
- * failures answer in the envelope, proxy awareness for client IPs.
+ * failures answer in the envelope, proxy awareness for client IPs, the OpenAPI document.
  */
 export function configureApp(app: INestApplication): void {
   const http = app.getHttpAdapter().getInstance() as express.Express;
@@ -42,6 +43,7 @@ export function configureApp(app: INestApplication): void {
     if (Array.isArray(req.body) && !ARRAY_BODY_PATH.test(req.path)) req.body = asObject(req.body) ?? req.body;
     next();
   });
+  serveOpenApi(app);
 }
 
 function splitOnce(value: string, separator: string): [string, string | undefined] {
