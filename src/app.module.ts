@@ -13,6 +13,7 @@ import { JobsModule } from './core/jobs/jobs.module';
 import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { dropTimedOutConnections } from './database/mysql-timed-out-connections';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { OpsModule } from './ops/ops.module';
@@ -26,6 +27,7 @@ import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { UsageModule } from './usage/usage.module';
+import { QuotesModule } from './quotes/quotes.module';
 
 @Module({})
 export class AppModule {
@@ -35,8 +37,9 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES),
-          dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
+          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES, config.timeouts),
+          dataSourceFactory: async (options) =>
+            dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize()),
         }),
         JobsModule.forRoot(config),
         CoreModule,
@@ -58,6 +61,7 @@ export class AppModule {
         SubscriptionsModule,
         UsageModule,
         PortalModule,
+        QuotesModule,
       ],
     };
   }

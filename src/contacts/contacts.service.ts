@@ -16,6 +16,7 @@ import { Customer } from 'src/customers/entities/customer.entity';
 import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
 import { ReferenceService } from 'src/reference/reference.service';
 import { assertUsernameFree, generatedUsername, nameColumns } from 'src/customers/contact-writer';
@@ -39,6 +40,7 @@ export class ContactsService {
     private readonly wire: WireFormat,
     private readonly customers: CustomersService,
     private readonly mail: MailService,
+    private readonly templates: MailTemplates,
     private readonly links: PortalLinksService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -181,24 +183,18 @@ export class ContactsService {
         });
         await this.revisions.record(tx, ctx, 'user', contact.user_id, 'Password set');
         if (wantsMail) {
-          await this.mailContact(
-            tx,
-            contact,
-            'Your portal password was changed',
-            `Your password for the customer portal has been set.\n\nUsername: ${contact.username}\nPassword: ${password}\n`,
-          );
+          await this.mailContact(tx, contact, 'password-set', {
+            username: contact.username,
+            password,
+            signInUrl: this.wire.pageUrl('portal'),
+          });
         }
         return;
       }
       await this.revisions.record(tx, ctx, 'user', contact.user_id, 'Password reset requested');
       if (wantsMail) {
         const link = await this.links.issue(tx, contact.user_id, 'password-reset', 'password');
-        await this.mailContact(
-          tx,
-          contact,
-          'Reset your portal password',
-          `To choose a new password for the customer portal, open this link within 24 hours:\n\n${link}\n`,
-        );
+        await this.mailContact(tx, contact, 'password-reset', { link });
       }
     });
     return true;
@@ -219,11 +215,16 @@ export class ContactsService {
     return user;
   }
 
-  private async mailContact(tx: Tx, contact: Contact, subject: string, text: string): Promise<void> {
+  private async mailContact(
+    tx: Tx,
+    contact: Contact,
+    template: 'password-set' | 'password-reset',
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    const message = this.templates.render(template, { name: contactName(contact) || contact.username, ...data });
     await this.mail.send(tx, {
       to: [contact.email as string],
-      subject,
-      text: `Hello ${contactName(contact) || contact.username},\n\n${text}`,
+      ...message,
       contextStr: 'user',
       contextId: contact.user_id,
     });

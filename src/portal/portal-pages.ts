@@ -4,6 +4,7 @@ import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { businessNameOf } from 'src/config/business-name';
 import { formatAmount } from 'src/core/money/money-format';
 import { decimalOf, text } from './documents/wire-values';
 
@@ -15,7 +16,7 @@ export class PortalPages {
   readonly businessName: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.businessName = config.businessName ?? new URL(config.publicUrl).hostname;
+    this.businessName = businessNameOf(config);
     // Amounts arrive as wire numbers already rounded to cents; Decimal prints them exactly.
     this.hbs.registerHelper('money', (symbol: unknown, value: unknown) => formatAmount(text(symbol), decimalOf(value)));
     for (const partial of ['card-fields', 'bank-fields']) this.hbs.registerPartial(partial, this.source(partial));

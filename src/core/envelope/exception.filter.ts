@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { requestIdOf } from 'src/core/context/request-id';
 import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
+import { DEPENDENCY_MESSAGES, failedDependency } from './dependency-failure';
 import { errorEnvelope } from './envelope';
 import { sendJson } from './send-json';
 
@@ -40,6 +41,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (exception instanceof WriteConflict) {
       // Still refused by the database for concurrent writes after the unit's bounded retries.
       return { code: 409, message: 'The request conflicted with concurrent requests on the same data; retry it.' };
+    }
+    const dependency = failedDependency(exception);
+    if (dependency) {
+      this.logger.warn(`503: ${exception instanceof Error ? exception.message : String(exception)}`);
+      return { code: 503, message: DEPENDENCY_MESSAGES[dependency] };
     }
     // The request id, so the client's report and the request's log lines meet.
     const errorId = requestId ?? randomUUID();
