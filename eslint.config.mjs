@@ -77,6 +77,7 @@ const MAY_IMPORT = {
     'payments',
     'paymethods',
     'transactions',
+    'subscriptions',
   ],
 };
 /** billing/ may use these parts of core/ and nothing else of src/. */
