@@ -44,6 +44,22 @@ const MAY_IMPORT = {
     'payments',
     'paymethods',
   ],
+  subscriptions: [
+    'config',
+    'database',
+    'core',
+    'reference',
+    'billing',
+    'customers',
+    'contacts',
+    'items',
+    'taxes',
+    'mail',
+    'invoices',
+    'payments',
+    'paymethods',
+  ],
+  usage: ['config', 'database', 'core', 'reference', 'billing', 'customers', 'items', 'subscriptions'],
   // transactions registers its customer activity in the nightly job's registry (billing-runs).
   transactions: [
     'config',

@@ -1,9 +1,13 @@
 import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
+import { QuoteLine } from 'src/quotes/entities/quote-line.entity';
+import { Quote } from 'src/quotes/entities/quote.entity';
 import { PendingProration } from 'src/subscriptions/entities/pending-proration.entity';
 import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
+import { UsageRecord } from 'src/usage/entities/usage-record.entity';
 import { ApiCredential } from 'src/core/auth/api-credential.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
+import { IdempotencyKey } from 'src/core/idempotency/idempotency-key.entity';
 import { Revision } from 'src/core/revisions/revision.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Contact } from 'src/customers/entities/contact.entity';
@@ -47,6 +51,7 @@ import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
  */
 export const APP_ENTITIES = [
   ApiCredential,
+  IdempotencyKey,
   Revision,
   DomainEvent,
   MailMessage,
@@ -83,6 +88,9 @@ export const APP_ENTITIES = [
   TransactionApplied,
   NightlyRun,
   Subscription,
+  UsageRecord,
   SubscriptionLine,
   PendingProration,
+  Quote,
+  QuoteLine,
 ];

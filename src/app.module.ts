@@ -13,6 +13,7 @@ import { JobsModule } from './core/jobs/jobs.module';
 import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { dropTimedOutConnections } from './database/mysql-timed-out-connections';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
 import { OpsModule } from './ops/ops.module';
@@ -25,6 +26,8 @@ import { InvoicesModule } from './invoices/invoices.module';
 import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { UsageModule } from './usage/usage.module';
+import { QuotesModule } from './quotes/quotes.module';
 
 @Module({})
 export class AppModule {
@@ -34,8 +37,9 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES),
-          dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
+          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES, config.timeouts),
+          dataSourceFactory: async (options) =>
+            dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize()),
         }),
         JobsModule.forRoot(config),
         CoreModule,
@@ -55,7 +59,9 @@ export class AppModule {
         NightlyModule,
         OpsModule.forRoot(config),
         SubscriptionsModule,
+        UsageModule,
         PortalModule,
+        QuotesModule,
       ],
     };
   }

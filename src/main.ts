@@ -6,18 +6,18 @@ import { AppModule } from './app.module';
 import { loadConfig, loadDotEnv } from './config/load-config';
 import { configureApp } from './configure-app';
 import { CredentialService } from './core/auth/credential.service';
-import { EnvelopeExpressAdapter } from './core/envelope/envelope-express-adapter';
+import { handleShutdownSignals } from './ops/shutdown/graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
-  const app = await NestFactory.create(AppModule.forRoot(config), new EnvelopeExpressAdapter(), {
+  const app = await NestFactory.create(AppModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
   });
   app.useLogger(app.get(PinoLogger));
   configureApp(app);
-  app.enableShutdownHooks();
+  handleShutdownSignals(app, config.shutdownTimeoutMs);
   const generated = await app.get(CredentialService).bootstrap();
   if (config.appRole === 'worker') {
     await app.init();

@@ -66,7 +66,7 @@ describe('failed sign-ins are slowed (RFC 7617 Basic auth)', () => {
     // The right password from the barred address waits too (it cannot probe by succeeding).
     await from(ATTACKER, AUTH).expect(429);
     await from(OWNER, AUTH).expect(200);
-  });
+  }, 240_000); // 2,000 sequential requests: a minute or more on a loaded CI machine
 
   it('bars an address by its failures over all usernames', async () => {
     t.clock.advance(60_000);

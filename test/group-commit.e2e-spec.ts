@@ -134,18 +134,26 @@ describe('group commit', () => {
       uow.run(async (tx) => {
         await events.record(tx, ctx, { contextStr: 'customer', contextId, event: 'update', data: {} });
       });
-    const before = record(900001);
-    const hook = uow.run((tx) =>
-      t.app.get(WebhooksService).insertHook(tx, ctx, {
-        target_url: 'http://127.0.0.1:9/group-commit',
-        event: 'customer.update',
-        nickname: null,
-        secret: 'whsec_group-commit-test',
-      }),
-    );
-    const after = record(900002);
-    const [, hookId] = await Promise.all([before, hook, after]);
-    expect(queryRunners).toHaveBeenCalledTimes(1);
+    const writes = [
+      () => record(900001),
+      () =>
+        uow.run((tx) =>
+          t.app.get(WebhooksService).insertHook(tx, ctx, {
+            target_url: 'http://127.0.0.1:9/group-commit',
+            event: 'customer.update',
+            nickname: null,
+            secret: 'whsec_group-commit-test',
+          }),
+        ),
+      () => record(900002),
+    ];
+    // SQLite runs the three in one group (one transaction); on MySQL/MariaDB each unit has a
+    // transaction of its own, so they are sent one after another for the same order.
+    const results: unknown[] = [];
+    if (uow.isMysql) for (const write of writes) results.push(await write());
+    else results.push(...(await Promise.all(writes.map((write) => write()))));
+    const hookId = results[1] as number;
+    expect(queryRunners).toHaveBeenCalledTimes(uow.isMysql ? 3 : 1);
 
     const deliveries = await t.dataSource.manager.find(WebhookDelivery, { where: { webhook_id: hookId } });
     const delivered = await t.dataSource.manager.findBy(DomainEvent, {

@@ -59,6 +59,8 @@ export interface AppConfig {
   logLevel: string;
   /** Set: `/metrics` takes this bearer token instead of the API credential. */
   metricsToken?: string;
+  /** A SIGTERM's drain and close must finish within this, or the process exits 1. */
+  shutdownTimeoutMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -55,6 +55,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     testClock: read.bool('TEST_CLOCK', false),
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'debug', 'verbose'], 'info'),
     metricsToken: read.optional('METRICS_TOKEN'),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 20_000, 1_000, 600_000),
   };
   if ((config.apiUsername === undefined) !== (config.apiPassword === undefined)) {
     problems.push('API_USERNAME and API_PASSWORD must be set together');

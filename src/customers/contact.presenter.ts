@@ -18,13 +18,38 @@ export function contactName(contact: Pick<Contact, 'name' | 'first_name' | 'midd
     .join(' ');
 }
 
+/** A contact (`/user`) on the wire (SPEC "Contact / user"). */
+export type WireContact = {
+  user_id: number;
+  external_key: string | null;
+  first_name: string | null;
+  middle_name_glob: string | null;
+  last_name: string | null;
+  name_suffix: string | null;
+  title: string;
+  email: string | null;
+  token: string;
+  phone: string;
+  mobile: string;
+  user_type_id: number;
+  user_type_name: string | null;
+  write_datetime: string | null;
+  mod_datetime: string | null;
+  name: string;
+  display_as: string;
+  username: string;
+  customer_id: number;
+  url_self: string;
+  customers: Array<{ customer_id: string; company: string | null }>;
+} & ReturnType<typeof customFields20>;
+
 /** The wire shape of a contact (SPEC "Contact / user"; field order as recorded). */
 export function presentContact(
   contact: Contact,
   customer: ContactCustomerRef | null,
   wire: WireFormat,
   reference: ReferenceService,
-): Record<string, unknown> {
+): WireContact {
   const name = contactName(contact);
   return {
     user_id: contact.user_id,
@@ -58,7 +83,7 @@ export async function presentStoredContact(
   userId: number,
   wire: WireFormat,
   reference: ReferenceService,
-): Promise<Record<string, unknown> | null> {
+): Promise<WireContact | null> {
   const contact = await manager.findOne(Contact, { where: { user_id: userId } });
   if (!contact) return null;
   const customer = await manager.findOne(Customer, {

@@ -17,6 +17,8 @@ export interface SubscriptionLineInput {
   descrip?: string | null;
   line_quantity: Decimal;
   tierset?: TiersetInput;
+  /** A price already written (a quote line's): the line bills at it. */
+  tierset_id?: number;
   trial_days: number;
   expire_recurs: number | null;
   subscribe_datetime?: Date;

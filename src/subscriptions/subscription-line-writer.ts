@@ -31,7 +31,9 @@ export class SubscriptionLineWriter {
       const item = items.get(line.item_id!);
       if (!item) throw ApiError.badRequest(`Field "${line.path}.item_id": no item with id ${line.item_id} exists.`);
       let tiersetId: number | null;
-      if (line.tierset) {
+      if (line.tierset_id !== undefined) {
+        tiersetId = line.tierset_id;
+      } else if (line.tierset) {
         tiersetId = await insertTierset(
           m,
           { ...line.tierset, currency_id: currencyId },

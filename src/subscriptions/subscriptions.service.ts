@@ -15,12 +15,12 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { CUSTOMER_REF } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
-import { UnitOfWork } from 'src/database/unit-of-work';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { CreateSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription-fields.dto';
 import { Subscription } from './entities/subscription.entity';
 import { SubscriptionEvents, SubscriptionEvent } from './subscription-events';
-import { parseSubscriptionLines } from './subscription-line-input';
+import { parseSubscriptionLines, SubscriptionLineInput } from './subscription-line-input';
 import { SubscriptionLineWriter } from './subscription-line-writer';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { SubscriptionReader } from './subscription-reader';
@@ -39,6 +39,15 @@ const NOT_COLUMNS = new Set([
   'customer_token',
   'customer_external_key',
 ]);
+
+/** What a new subscription is made of (POST /package, or an accepted quote). */
+export interface NewSubscription {
+  customerId: number;
+  /** Its own columns; the customer's terms, class, admin and currency fill what is left out. */
+  columns: Partial<Subscription>;
+  hold: Date | null;
+  lines: SubscriptionLineInput[];
+}
 
 /** `/package`: create, update and reads (DESIGN §6 "Subscriptions"); actions are in SubscriptionActions. */
 @Injectable()
@@ -68,39 +77,52 @@ export class SubscriptionsService {
           'A required parameter was missing: "customer_id" (or customer_token / customer_external_key).',
         );
       }
-      const customer = await m.findOneOrFail(Customer, { where: { customer_id: customerId } });
       await assertExternalKeyFree(m, Subscription, 'package_id', dto.external_key, 'package');
       const method = await this.paymethods.read(m, customerId, dto);
-      const now = this.clock.now();
-      // Held at creation: the cycles are anchored at the end of the hold (DESIGN §6).
-      const anchor = hold && hold > now ? hold : now;
-      const currencyId = dto.currency_id ?? customer.currency_id;
-      const inserted = await m.insert(Subscription, {
-        ...dtoColumns<Subscription>(dto, NOT_COLUMNS),
-        customer_id: customerId,
-        paycycle: dto.paycycle ?? 'mon',
-        paymethod: method?.paymethod ?? 'inv',
-        creditcard_id: method?.creditcard_id ?? null,
-        ach_id: method?.ach_id ?? null,
-        tokenized_id: method?.tokenized_id ?? null,
-        currency_id: currencyId,
-        terms_id: dto.terms_id ?? customer.terms_id,
-        class_id: dto.class_id !== undefined ? dto.class_id : customer.class_id,
-        admin_id: dto.admin_id !== undefined ? dto.admin_id : customer.admin_id,
-        brand_id: customer.brand_id,
-        nickname: dto.nickname ?? '',
-        holduntil_datetime: hold ?? null,
-        start_datetime: anchor,
-        next_invoice_datetime: anchor,
-        package_status_str: 'active',
-        ...newRecordStamps(ctx, now),
+      return this.createIn(tx, ctx, {
+        customerId,
+        columns: { ...dtoColumns<Subscription>(dto, NOT_COLUMNS), ...(method ?? {}) },
+        hold: hold ?? null,
+        lines,
       });
-      const id = (inserted.identifiers[0] as { package_id: number }).package_id;
-      await this.lineWriter.insert(m, id, currencyId, lines, now);
-      await this.revisions.record(tx, ctx, 'package', id, 'Subscription created');
-      await this.events.record(tx, ctx, id, ['insert']);
-      return id;
     });
+  }
+
+  /**
+   * Writes a new subscription inside the caller's transaction (POST /package, quote
+   * conversion): customer defaults for what `columns` leaves out, the cycle anchor, its
+   * lines, the revision and package/insert. Returns its id.
+   */
+  async createIn(tx: Tx, ctx: RequestContext, input: NewSubscription): Promise<number> {
+    const m = tx.manager;
+    const customer = await m.findOneOrFail(Customer, { where: { customer_id: input.customerId } });
+    const now = this.clock.now();
+    // Held at creation: the cycles are anchored at the end of the hold (DESIGN §6).
+    const anchor = input.hold && input.hold > now ? input.hold : now;
+    const c = input.columns;
+    const currencyId = c.currency_id ?? customer.currency_id;
+    const inserted = await m.insert(Subscription, {
+      ...c,
+      customer_id: input.customerId,
+      paycycle: c.paycycle ?? 'mon',
+      paymethod: c.paymethod ?? 'inv',
+      currency_id: currencyId,
+      terms_id: c.terms_id ?? customer.terms_id,
+      class_id: c.class_id !== undefined ? c.class_id : customer.class_id,
+      admin_id: c.admin_id !== undefined ? c.admin_id : customer.admin_id,
+      brand_id: customer.brand_id,
+      nickname: c.nickname ?? '',
+      holduntil_datetime: input.hold,
+      start_datetime: anchor,
+      next_invoice_datetime: anchor,
+      package_status_str: 'active',
+      ...newRecordStamps(ctx, now),
+    });
+    const id = (inserted.identifiers[0] as { package_id: number }).package_id;
+    await this.lineWriter.insert(m, id, currencyId, input.lines, now);
+    await this.revisions.record(tx, ctx, 'package', id, 'Subscription created');
+    await this.events.record(tx, ctx, id, ['insert']);
+    return id;
   }
 
   async update(ctx: RequestContext, ref: string, dto: UpdateSubscriptionDto): Promise<number> {

@@ -16,6 +16,6 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
 }
 
 /** The id given by `assignRequestId` (kept on the request as `id`), if any. */
-export function requestIdOf(req: IncomingMessage & { id?: unknown }): string | undefined {
-  return typeof req.id === 'string' ? req.id : undefined;
+export function requestIdOf(req: (IncomingMessage & { id?: unknown }) | undefined): string | undefined {
+  return typeof req?.id === 'string' ? req.id : undefined;
 }

@@ -1,9 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { requestIdOf } from 'src/core/context/request-id';
+import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
+import { DEPENDENCY_MESSAGES, failedDependency } from './dependency-failure';
 import { errorEnvelope } from './envelope';
 import { sendJson } from './send-json';
 
@@ -17,9 +19,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Error');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const res = http.getResponse<Response>();
-    const { code, message, details } = this.describe(exception, requestIdOf(http.getRequest<Request>()));
+    const res = host.switchToHttp().getResponse<Response>();
+    const { code, message, details } = this.describe(exception, requestIdOf(res.req));
     if (res.headersSent) return;
     sendJson(res, code, errorEnvelope(code, message, details));
   }
@@ -36,6 +37,15 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       return this.describeHttp(exception);
+    }
+    if (exception instanceof WriteConflict) {
+      // Still refused by the database for concurrent writes after the unit's bounded retries.
+      return { code: 409, message: 'The request conflicted with concurrent requests on the same data; retry it.' };
+    }
+    const dependency = failedDependency(exception);
+    if (dependency) {
+      this.logger.warn(`503: ${exception instanceof Error ? exception.message : String(exception)}`);
+      return { code: 503, message: DEPENDENCY_MESSAGES[dependency] };
     }
     // The request id, so the client's report and the request's log lines meet.
     const errorId = requestId ?? randomUUID();
