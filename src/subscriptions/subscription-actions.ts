@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { In, IsNull, Not } from 'typeorm';
 import { firstCycleStartOnOrAfter } from 'src/billing/cycles/cycle-calendar';
 import { Contact } from 'src/customers/entities/contact.entity';
+import { Customer } from 'src/customers/entities/customer.entity';
 import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -13,6 +14,7 @@ import { validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { modStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
 import { CancelDto, HoldDto, InvoiceNowDto, PaycycleDto, SuspendDto, UpgradeDto } from './dto/subscription-actions.dto';
 import { SubscriptionPaymethodDto } from './dto/subscription-fields.dto';
@@ -52,6 +54,7 @@ export class SubscriptionActions {
     private readonly mrr: SubscriptionMrr,
     private readonly invoicing: SubscriptionInvoicing,
     private readonly mail: MailService,
+    private readonly templates: MailTemplates,
   ) {}
 
   private readonly added: Record<string, ObjectAction> = {};
@@ -312,13 +315,16 @@ export class SubscriptionActions {
       if (to.length === 0) throw ApiError.badRequest('The customer has no contact with an e-mail address.');
       if (ctx.sendEmails) {
         const pkg = await this.reader.full(tx.manager, sub.package_id);
+        const customer = await tx.manager.findOneByOrFail(Customer, { customer_id: sub.customer_id });
         await this.mail.send(tx, {
           to,
-          subject: 'Welcome',
-          text: [
-            'Welcome! Your subscription is active.',
-            `Billed ${String(pkg.paycycle_name).toLowerCase()}; next invoice ${String(pkg.next_invoice_datetime) || 'none'}.`,
-          ].join('\n'),
+          ...this.templates.render('welcome', {
+            nickname: pkg.nickname,
+            paycycle: String(pkg.paycycle_name).toLowerCase(),
+            nextInvoice: typeof pkg.next_invoice_datetime === 'string' ? pkg.next_invoice_datetime : 'none',
+            statementUrl: this.wire.pageUrl(`r/statement/i/${customer.token}`),
+            paymethodUrl: this.wire.pageUrl(`r/paymethod/i/${customer.token}`),
+          }),
           contextStr: 'package',
           contextId: sub.package_id,
         });
