@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { EventRecorder } from 'src/core/events/event-recorder';
@@ -34,6 +35,9 @@ describe('group commit', () => {
   beforeAll(async () => {
     t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     customers = t.app.get(CustomersService);
+    // Background due work (the webhook sweeper's tick) would open transactions of its own.
+    t.app.get(DueWorkScheduler).stop();
+    await t.drainJobs();
   });
   beforeEach(() => {
     queryRunners = jest.spyOn(t.dataSource, 'createQueryRunner');
