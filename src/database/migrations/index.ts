@@ -5,6 +5,7 @@ import { CatalogAndInvoices1763800100000 } from './1763800100000-catalog-and-inv
 import { Payments1763800200000 } from './1763800200000-payments';
 import { Webhooks1763800300000 } from './1763800300000-webhooks';
 import { NightlyRuns1763800400000 } from './1763800400000-nightly-runs';
+import { TextIgnoresCase1764000500000 } from './1764000500000-text-ignores-case';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Payments1763800200000,
   Webhooks1763800300000,
   NightlyRuns1763800400000,
+  TextIgnoresCase1764000500000,
 ];
