@@ -3,12 +3,13 @@ import { CustomersModule } from 'src/customers/customers.module';
 import { PortalController } from 'src/portal/portal.controller';
 import { ContactsController } from './contacts.controller';
 import { ContactsService } from './contacts.service';
+import { CustomerContactsDeletion } from './customer-contacts-deletion';
 import { PortalLinksService } from './portal-links.service';
 
 @Module({
   imports: [CustomersModule],
   controllers: [ContactsController, PortalController],
-  providers: [ContactsService, PortalLinksService],
+  providers: [ContactsService, PortalLinksService, CustomerContactsDeletion],
   exports: [ContactsService, PortalLinksService],
 })
 export class ContactsModule {}

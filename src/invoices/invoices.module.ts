@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
 import { TaxesModule } from 'src/taxes/taxes.module';
 import { InvoiceActions } from './invoice-actions';
+import { InvoiceCustomerDeletion } from './invoice-customer-deletion';
 import { InvoiceCustomerFigures } from './invoice-customer-figures';
 import { InvoiceEvents } from './invoice-events';
 import { InvoiceExtensions } from './invoice-extensions';
@@ -23,6 +24,7 @@ import { InvoicesService } from './invoices.service';
     InvoiceExtensions,
     InvoiceStatusUpdater,
     InvoiceCustomerFigures,
+    InvoiceCustomerDeletion,
   ],
   exports: [InvoicesService, InvoiceActions, InvoiceReader, InvoiceExtensions, InvoiceStatusUpdater, InvoiceEvents],
 })

@@ -6,6 +6,7 @@ import { PaymentsModule } from 'src/payments/payments.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { AchSettlementJob } from './ach-settlement.job';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
+import { TransactionCustomerDeletion } from './transaction-customer-deletion';
 import { InvoiceApplier } from './invoice-applier';
 import { InvoiceLedger } from './invoice-ledger';
 import { InvoicePayAction } from './invoice-pay.action';
@@ -35,6 +36,7 @@ import { TransactionsService } from './transactions.service';
     InvoiceApplier,
     AchSettlementJob,
     CustomerPaymentsExtension,
+    TransactionCustomerDeletion,
     TransactionCustomerActivity,
     InvoicePayAction,
     { provide: InvoiceLedger, useClass: InvoicesLedger },
