@@ -7,6 +7,7 @@ import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { AchSettlementJob } from './ach-settlement.job';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
 import { TransactionCustomerDeletion } from './transaction-customer-deletion';
+import { InvoiceApplicationsCheck } from './invoice-applications-check';
 import { InvoiceApplier } from './invoice-applier';
 import { InvoiceLedger } from './invoice-ledger';
 import { InvoicePayAction } from './invoice-pay.action';
@@ -37,6 +38,7 @@ import { TransactionsService } from './transactions.service';
     AchSettlementJob,
     CustomerPaymentsExtension,
     TransactionCustomerDeletion,
+    InvoiceApplicationsCheck,
     TransactionCustomerActivity,
     InvoicePayAction,
     { provide: InvoiceLedger, useClass: InvoicesLedger },
