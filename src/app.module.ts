@@ -1,24 +1,33 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { NightlyModule } from './billing/nightly/nightly.module';
+import { NightlyModule } from './billing-runs/nightly/nightly.module';
 import { BulkModule } from './bulk/bulk.module';
+import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CoreModule } from './core/core.module';
+import { TestClockModule } from './core/clock/test-clock.module';
 import { JobsModule } from './core/jobs/jobs.module';
+import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { dropTimedOutConnections } from './database/mysql-timed-out-connections';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
+import { OpsModule } from './ops/ops.module';
 import { PaymethodsModule } from './paymethods/paymethods.module';
+import { PortalModule } from './portal/portal.module';
 import { ReferenceModule } from './reference/reference.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ItemsModule } from './items/items.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { UsageModule } from './usage/usage.module';
+import { QuotesModule } from './quotes/quotes.module';
 
 @Module({})
 export class AppModule {
@@ -28,11 +37,14 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.db),
-          dataSourceFactory: (options) => bindNumbersOnSqlite(new DataSource(options!)).initialize(),
+          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES, config.timeouts),
+          dataSourceFactory: async (options) =>
+            dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize()),
         }),
         JobsModule.forRoot(config),
         CoreModule,
+        DueWorkModule,
+        TestClockModule,
         ReferenceModule,
         MailModule,
         CustomersModule,
@@ -45,6 +57,11 @@ export class AppModule {
         PaymethodsModule,
         TransactionsModule,
         NightlyModule,
+        OpsModule.forRoot(config),
+        SubscriptionsModule,
+        UsageModule,
+        PortalModule,
+        QuotesModule,
       ],
     };
   }

@@ -1,13 +1,30 @@
 import { INestApplication } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
+import { isUtf8 } from 'node:buffer';
+import type { Server } from 'node:http';
+import { answerClientErrorsInEnvelope } from './core/envelope/client-error-handler';
 import { errorEnvelope } from './core/envelope/envelope';
 import { sendJson } from './core/envelope/send-json';
 import { asObject } from './core/validation/validate-body';
+import { bodyShapeProblem } from './core/validation/body-shape';
 
 /** Largest accepted JSON body; a bulk request of 25 entries fits comfortably. */
 const BODY_LIMIT = '1mb';
 /** The one route whose body is an array (DESIGN §6 Bulk). */
 const ARRAY_BODY_PATH = /^\/api\/v3\/_bulk\/?$/;
+
+/** Body-parser failures by their `type`: the status and wording of the envelope. */
+const BODY_ERRORS: Record<string, [number, string]> = {
+  'entity.too.large': [413, 'Invalid request: the request body is larger than 1 MB.'],
+  'entity.verify.failed': [400, 'Invalid request: the request body is not valid UTF-8.'],
+  'charset.unsupported': [400, 'Invalid request: the request body must be JSON in UTF-8.'],
+  'encoding.unsupported': [400, 'Invalid request: the request body must not be compressed.'],
+};
+
+/** Refuses a body that is not UTF-8 (body-parser would replace the bad bytes silently). */
+function verifyUtf8(_req: unknown, _res: unknown, raw: Buffer): void {
+  if (!isUtf8(raw)) throw new Error('not UTF-8');
+}
 
 /**
  * HTTP setup shared by main.ts and the tests: path normalisation, JSON parsing whose
@@ -26,20 +43,26 @@ export function configureApp(app: INestApplication): void {
     if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (query === undefined ? '' : `?${query}`);
     next();
   });
-  http.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true }));
+  // The hosted pages' forms (and only theirs: API bodies stay JSON, DESIGN §4).
+  http.use(['/portal', '/r'], express.urlencoded({ extended: false, limit: BODY_LIMIT }));
+  http.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true, verify: verifyUtf8 }));
   http.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
-    const message =
-      err.type === 'entity.too.large'
-        ? 'Invalid request: the request body is too large.'
-        : 'Invalid JSON in the request body.';
-    sendJson(res, 400, errorEnvelope(400, message));
+    const [status, message] = BODY_ERRORS[err.type ?? ''] ?? [400, 'Invalid JSON in the request body.'];
+    sendJson(res, status, errorEnvelope(status, message));
   });
   // A PHP client's empty object arrives as `[]`: every body but _bulk's is an object.
   http.use((req: Request, _res: Response, next: NextFunction) => {
     if (Array.isArray(req.body) && !ARRAY_BODY_PATH.test(req.path)) req.body = asObject(req.body) ?? req.body;
     next();
   });
+  // Depth, array, object and string limits, before anything walks the body (DESIGN §4).
+  http.use((req: Request, res: Response, next: NextFunction) => {
+    const problem = bodyShapeProblem(req.body);
+    if (problem === null) return next();
+    sendJson(res, 400, errorEnvelope(400, problem));
+  });
+  answerClientErrorsInEnvelope(app.getHttpServer() as Server);
 }
 
 function splitOnce(value: string, separator: string): [string, string | undefined] {

@@ -1,21 +1,23 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { loadConfig, loadDotEnv } from './config/load-config';
 import { configureApp } from './configure-app';
 import { CredentialService } from './core/auth/credential.service';
-import { EnvelopeExpressAdapter } from './core/envelope/envelope-express-adapter';
+import { handleShutdownSignals } from './ops/shutdown/graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
-  const app = await NestFactory.create(AppModule.forRoot(config), new EnvelopeExpressAdapter(), {
+  const app = await NestFactory.create(AppModule.forRoot(config), {
     bodyParser: false,
-    logger: loggerLevels(config.logLevel),
+    bufferLogs: true,
   });
+  app.useLogger(app.get(PinoLogger));
   configureApp(app);
-  app.enableShutdownHooks();
+  handleShutdownSignals(app, config.shutdownTimeoutMs);
   const generated = await app.get(CredentialService).bootstrap();
   if (config.appRole === 'worker') {
     await app.init();
@@ -30,12 +32,6 @@ async function bootstrap(): Promise<void> {
       `\nAPI credential (save it, it is not shown again):\n  username: ${generated.username}\n  password: ${generated.password}\n  try: curl -u ${generated.username}:${generated.password} ${config.publicUrl}/api/v3/customer\n\n`,
     );
   }
-}
-
-function loggerLevels(level: string): Array<'error' | 'warn' | 'log' | 'debug' | 'verbose'> {
-  const order = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
-  const index = { error: 0, warn: 1, info: 2, debug: 3, verbose: 4 }[level] ?? 2;
-  return order.slice(0, index + 1);
 }
 
 bootstrap().catch((error: unknown) => {

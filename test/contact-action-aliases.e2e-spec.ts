@@ -1,4 +1,4 @@
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 import { LoginToken } from 'src/contacts/entities/login-token.entity';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { createId } from './support/catalog-fixtures';

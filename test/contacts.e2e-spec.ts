@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 import { LoginToken } from 'src/contacts/entities/login-token.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';

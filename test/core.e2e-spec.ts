@@ -75,9 +75,10 @@ describe('core HTTP machinery', () => {
       expect(res.body.message).toBe('The request body must be a JSON object.');
     });
 
-    it('refuses a too large body with a 400 envelope', async () => {
-      const res = await t.post('/api/v3/customer', { company: 'x'.repeat(2_000_000) }).expect(400);
-      expect(res.body.message).toContain('too large');
+    it('refuses a too large body with a 413 envelope', async () => {
+      const res = await t.post('/api/v3/customer', { company: 'x'.repeat(2_000_000) }).expect(413);
+      expect(res.body).toMatchObject({ code: 413, status: 'Error', response: false });
+      expect(res.body.message).toContain('larger than 1 MB');
     });
   });
 

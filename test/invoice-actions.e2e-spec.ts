@@ -6,8 +6,7 @@ import { UnitOfWork } from 'src/database/unit-of-work';
 import { InvoiceApplied, InvoiceExtensions } from 'src/invoices/invoice-extensions';
 import { InvoiceStatusUpdater } from 'src/invoices/invoice-status-updater';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
-import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
-import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
+import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { Catalog, createCatalog, createId, rowCount } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -262,8 +261,7 @@ describe('invoice actions, events and the payments extension point', () => {
     // The counter sees every query of the process: stop the background timers (the webhook
     // sweep every 2 s, the ACH settlement every minute), whose queries would land inside a
     // slow read now and then.
-    t.app.get(WebhookSweeper).onApplicationShutdown();
-    t.app.get(AchSettlementJob).onApplicationShutdown();
+    t.app.get(DueWorkScheduler).stop();
     const queriesFor = async (limit: number): Promise<number> => {
       spy.mockClear();
       const res = await t.get(`/api/v3/invoice?limit=${limit}`).expect(200);

@@ -102,22 +102,33 @@ describe('invoice line rules', () => {
     ]);
   });
 
-  it('refuses amounts too large for their columns, naming the line or line_items, and writes nothing', async () => {
+  it('refuses amounts over 999999999999.99 (what both databases and JSON hold exactly), naming the line or line_items, and writes nothing', async () => {
     const before = (await t.get('/api/v3/invoice').expect(200)).body.response.length as number;
-    const big = { item_id: c.plan, line_rate: 999999999999, line_quantity: 99999 };
+    const big = { item_id: c.plan, line_rate: 999999999.99, line_quantity: 1001 };
     expect(
       await refused('/api/v3/invoice', { customer_id: customer, line_items: [{ item_id: c.plan }, big] }, 'post'),
-    ).toBe('Field "line_items[1]": the line amount would exceed 9999999999999999.99.');
-    const half = { item_id: c.plan, line_rate: 999999999999, line_quantity: 9000 }; // 8999999999991000.00
+    ).toBe('Field "line_items[1]": the line amount would exceed 999999999999.99.');
+    const half = { item_id: c.plan, line_rate: 999999999.99, line_quantity: 600 }; // 599999999994.00
     expect(await refused('/api/v3/invoice', { customer_id: customer, line_items: [half, half] }, 'post')).toBe(
-      'Field "line_items": the invoice total would exceed 9999999999999999.99.',
+      'Field "line_items": the invoice total would exceed 999999999999.99.',
     );
+    expect(
+      await refused(
+        '/api/v3/invoice',
+        { customer_id: customer, line_items: [{ item_id: c.plan, line_rate: 1e9 }] },
+        'post',
+      ),
+    ).toBe('Invalid field "line_items[0].line_rate": must not be more than 999999999.999999.');
     expect((await t.get('/api/v3/invoice').expect(200)).body.response.length).toBe(before);
 
-    // The largest line that fits is stored exactly on both databases.
-    const id = await createId(t, '/api/v3/invoice', { customer_id: customer, line_items: [half] });
+    // The largest amounts that fit are stored and rendered exactly on both databases, cents included.
+    const top = { item_id: c.plan, line_rate: 999999999.99, line_quantity: 1000 }; // 999999999990.00
+    const cents = { item_id: c.plan, line_rate: 0.99, line_quantity: 1 };
+    const id = await createId(t, '/api/v3/invoice', { customer_id: customer, line_items: [top, cents] });
     const inv = await invoice(id);
-    expect([inv.total, inv.line_items[0].line_rate]).toEqual([8999999999991000, 999999999999]);
+    expect([inv.total, inv.line_items[0].line_rate, inv.line_items[0].line_total]).toEqual([
+      999999999990.99, 999999999.99, 999999999990,
+    ]);
     expect(await refused(`/api/v3/invoice/${id}`, { line_items: [half, half] })).toContain('Field "line_items": ');
   });
 

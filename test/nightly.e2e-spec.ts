@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { NightlyJob } from 'src/billing/nightly/nightly-job';
-import { NightlyRun } from 'src/billing/nightly/nightly-run.entity';
+import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
+import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { createId } from './support/catalog-fixtures';

@@ -1,7 +1,8 @@
 import * as rawQuery from 'src/database/raw-query';
 import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
-import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
+import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { SubscriptionPaymethods } from 'src/transactions/subscription-paymethod';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,25 +20,15 @@ describe('payments applied to invoices', () => {
     t = await createTestApp();
     // Thursday 2026-11-19, 09:00 in Chicago.
     t.clock.set(new Date('2026-11-19T15:00:00Z'));
-    item = (
-      await t
-        .post('/api/v3/item', { name: 'Service', pricemodel: { pricemodel: 'fla', base: 100, paycycle: 'mon' } })
-        .expect(201)
-    ).body.response.id;
+    item = await make.newItem(t);
   });
   afterAll(async () => {
     await t.close();
   });
 
-  async function newCustomer(extra: Record<string, unknown> = {}): Promise<number> {
-    return (
-      await t.post('/api/v3/customer', { company: 'Payer', superuser_email: 'ap@payer.test', ...extra }).expect(201)
-    ).body.response.id;
-  }
-  async function newInvoice(customerId: number, date: string, rate: string): Promise<number> {
-    const body = { customer_id: customerId, date, line_items: [{ item_id: item, line_rate: rate, line_quantity: 1 }] };
-    return (await t.post('/api/v3/invoice', body).expect(201)).body.response.id;
-  }
+  const newCustomer = (extra: Json = {}) => make.newCustomer(t, { superuser_email: 'ap@payer.test', ...extra });
+  const newInvoice = (customerId: number, date: string, rate: string) =>
+    make.newInvoice(t, customerId, item, { date, rate });
   /** Three invoices (Nov 1, 5, 10; not yet due): 100.00, 250.50, 75.25; total 425.75. */
   async function threeInvoices(customerId: number): Promise<[number, number, number]> {
     return [
@@ -51,7 +42,7 @@ describe('payments applied to invoices', () => {
   const customer = async (id: number): Promise<Json> =>
     (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response;
   const balances = async (ids: number[]) => Promise.all(ids.map(async (id) => (await invoice(id)).balance as number));
-  const card = (number = '4242424242424242') => ({ number, expdate_year: 2030, expdate_month: 1, cvv: '123' });
+  const card = (number = '4242424242424242') => make.newCard({ number });
   async function record(customerId: number, body: Record<string, unknown>): Promise<number> {
     const res = await t.post('/api/v3/transaction', {
       customer_id: customerId,
@@ -161,8 +152,7 @@ describe('payments applied to invoices', () => {
     // The figures are read by the customer SELECT itself: one statement per read or page.
     // The counters see every query of the process: stop the background timers (webhook
     // sweep, ACH settlement; tests run those jobs themselves).
-    t.app.get(WebhookSweeper).onApplicationShutdown();
-    t.app.get(AchSettlementJob).onApplicationShutdown();
+    t.app.get(DueWorkScheduler).stop();
     const statements: Array<{ mock: { calls: unknown[] }; mockClear(): void; mockRestore(): void }> = [
       jest.spyOn(rawQuery, 'queryArrays'),
       jest.spyOn(rawQuery, 'queryRows'),

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Item } from 'src/items/entities/item.entity';
 import { createTestApp, TestApp } from './support/test-app';

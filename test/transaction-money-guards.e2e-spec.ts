@@ -1,4 +1,5 @@
 import { UnitOfWork } from 'src/database/unit-of-work';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -15,31 +16,17 @@ describe('transaction money guards', () => {
   beforeAll(async () => {
     t = await createTestApp();
     t.clock.set(new Date('2026-11-19T15:00:00Z'));
-    item = (
-      await t
-        .post('/api/v3/item', { name: 'Service', pricemodel: { pricemodel: 'fla', base: 100, paycycle: 'mon' } })
-        .expect(201)
-    ).body.response.id;
+    item = await make.newItem(t);
   });
   afterAll(async () => {
     await t.close();
   });
 
-  async function newCustomer(): Promise<number> {
-    return (await t.post('/api/v3/customer', { company: 'Payer', superuser_email: 'ap@payer.test' }).expect(201)).body
-      .response.id;
-  }
-  async function newInvoice(customerId: number, rate = '100.00'): Promise<number> {
-    const body = {
-      customer_id: customerId,
-      date: '2026-11-01',
-      line_items: [{ item_id: item, line_rate: rate, line_quantity: 1 }],
-    };
-    return (await t.post('/api/v3/invoice', body).expect(201)).body.response.id;
-  }
+  const newCustomer = () => make.newCustomer(t, { superuser_email: 'ap@payer.test' });
+  const newInvoice = (customerId: number, rate = '100.00') => make.newInvoice(t, customerId, item, { rate });
   const invoice = async (id: number): Promise<Json> => (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response;
   const txn = async (id: number): Promise<Json> => (await t.get(`/api/v3/transaction/${id}`).expect(200)).body.response;
-  const card = { number: '4242424242424242', expdate_year: 2030, expdate_month: 1, cvv: '123' };
+  const card = make.newCard();
   async function pay(customerId: number, invoiceId: number): Promise<number> {
     const body = { customer_id: customerId, applied_to: [invoiceId], paymethods: [card] };
     return (await t.post('/api/v3/transaction?action=pay', body).expect(200)).body.response.id;

@@ -1,5 +1,6 @@
 import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
 import { captureOutput, dumpAllTables } from './support/secret-scan';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** Every full card number and CVV this file sends: none may be stored or logged. */
@@ -29,18 +30,9 @@ describe('transactions', () => {
     await t.close();
   });
 
-  async function newCustomer(extra: Record<string, unknown> = {}): Promise<number> {
-    return (
-      await t.post('/api/v3/customer', { company: 'Payer', superuser_email: 'payer@example.com', ...extra }).expect(201)
-    ).body.response.id;
-  }
-  const card = (number = '4242424242424242', extra: Record<string, unknown> = {}) => ({
-    number,
-    expdate_year: 2030,
-    expdate_month: 1,
-    cvv: CVV,
-    ...extra,
-  });
+  const newCustomer = (extra: Record<string, unknown> = {}) => make.newCustomer(t, extra);
+  const card = (number = '4242424242424242', extra: Record<string, unknown> = {}) =>
+    make.newCard({ number, cvv: CVV, ...extra });
   const read = async (id: number) => (await t.get(`/api/v3/transaction/${id}`).expect(200)).body.response;
   const customer = async (id: number) => (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response;
   const count = async () => (await t.get('/api/v3/transaction/_count').expect(200)).body.response as number;

@@ -1,4 +1,4 @@
-import { NightlyJob } from 'src/billing/nightly/nightly-job';
+import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
 import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';

@@ -4,6 +4,7 @@ import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { WebhookDeliverer } from 'src/webhooks/delivery/webhook-deliverer';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { RETRY_DELAYS_MS } from 'src/webhooks/delivery/retry-schedule';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { ReceivedWebhook, startReceiver, verifyStandardWebhook, WebhookReceiver } from './support/webhook-receiver';
 
@@ -58,11 +59,13 @@ describe('webhooks', () => {
   }
 
   async function newCustomer(query = ''): Promise<number> {
-    const res = await t
-      .post(`/api/v3/customer${query}`, { company: 'Hooked', superuser_email: `c${Math.random()}@example.com` })
-      .expect(201);
+    const id = await make.newCustomer(
+      t,
+      { company: 'Hooked', superuser_email: `c${Math.random()}@example.com` },
+      query,
+    );
     await t.drainJobs();
-    return res.body.response.id as number;
+    return id;
   }
 
   describe('hooks', () => {

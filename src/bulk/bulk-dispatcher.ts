@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request } from 'express';
 import { Agent, request as httpRequest, Server } from 'node:http';
@@ -28,6 +28,7 @@ interface LoopbackResponse {
 @Injectable()
 export class BulkDispatcher implements OnApplicationShutdown {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  private readonly logger = new Logger('Bulk');
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -49,14 +50,19 @@ export class BulkDispatcher implements OnApplicationShutdown {
     return results;
   }
 
+  /** Whatever goes wrong with one entry is that entry's own error, never the whole request's. */
   private async runOne(entry: BulkEntry, earlier: ReadonlyMap<string, Envelope>, outer: Request): Promise<Envelope> {
-    let payload: Record<string, unknown> | null;
     try {
-      payload = entry.payload === null ? null : resolveJsonPathReferences(entry.payload, earlier);
+      return await this.dispatch(entry, earlier, outer);
     } catch (error) {
       if (error instanceof JsonPathReferenceError) return errorEnvelope(400, error.message);
-      throw error;
+      this.logger.warn(`A _bulk entry could not be run: ${error instanceof Error ? error.message : String(error)}`);
+      return errorEnvelope(503, 'This request could not be run (the server did not answer it in time); retry it.');
     }
+  }
+
+  private async dispatch(entry: BulkEntry, earlier: ReadonlyMap<string, Envelope>, outer: Request): Promise<Envelope> {
+    const payload = entry.payload === null ? null : resolveJsonPathReferences(entry.payload, earlier);
     const body = payload !== null && entry.method !== 'GET' ? JSON.stringify(payload) : undefined;
     const response = await this.send(entry, body, {
       ...(outer.headers.authorization ? { authorization: outer.headers.authorization } : {}),

@@ -42,9 +42,12 @@ function parseEntry(raw: unknown, index: number): BulkEntry {
   if (!(METHODS as readonly string[]).includes(method)) {
     throw entryError(index, `"request_method" must be one of ${METHODS.join(', ')}`);
   }
-  const uri = raw.uri;
-  if (typeof uri !== 'string' || !/^\/api\/v3\/[^\s]*$/.test(uri) || uri.length > 2048) {
+  if (typeof raw.uri !== 'string' || !/^\/api\/v3\/[^\s]*$/.test(raw.uri) || raw.uri.length > 2048) {
     throw entryError(index, '"uri" must be a relative path starting with /api/v3/');
+  }
+  const uri = requestTarget(raw.uri);
+  if (uri === null) {
+    throw entryError(index, '"uri" holds a control character, a broken %-escape or text that is not valid Unicode');
   }
   if (/^\/api\/v3\/+_bulk(?:[/?]|$)/.test(uri))
     throw entryError(index, 'a _bulk request cannot contain another _bulk request');
@@ -55,6 +58,22 @@ function parseEntry(raw: unknown, index: number): BulkEntry {
     throw entryError(index, '"id" must be a non-empty string of at most 64 characters, or null');
   }
   return { method: method as BulkMethod, uri, payload, id };
+}
+
+/**
+ * The entry's `uri` as an HTTP request target, or null when it cannot be one: control
+ * characters and broken %-escapes are refused; other non-ASCII characters are sent
+ * %-encoded as UTF-8, as a browser would (Node refuses them raw, and would have thrown
+ * while the earlier entries had already run).
+ */
+function requestTarget(uri: string): string | null {
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused here
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(uri) || /%(?![0-9A-Fa-f]{2})/.test(uri)) return null;
+  try {
+    return uri.replace(/[^\u0021-\u007e]+/g, (text) => encodeURI(text));
+  } catch {
+    return null; // a lone surrogate: not Unicode text
+  }
 }
 
 function entryError(index: number, problem: string): ApiError {

@@ -15,6 +15,21 @@ export interface DbConfig {
   migrationsRun: boolean;
 }
 
+/** How failed sign-ins are slowed (DESIGN §3 AUTH_*). */
+export interface AuthThrottleConfig {
+  windowSeconds: number;
+  perAddress: number;
+  perAddressUser: number;
+  perUser: number;
+}
+
+/** How long the server waits on what it depends on (DESIGN §3 *_TIMEOUT_MS). */
+export interface TimeoutConfig {
+  dbConnectMs: number;
+  dbStatementMs: number;
+  redisCommandMs: number;
+}
+
 export interface AppConfig {
   port: number;
   appRole: AppRole;
@@ -26,16 +41,26 @@ export interface AppConfig {
   timezone: string;
   datetimeFormat: DatetimeFormat;
   rateLimitPerMinute: number;
+  authThrottle: AuthThrottleConfig;
+  timeouts: TimeoutConfig;
   webhookSecurityToken?: string;
   webhookAllowPrivateTargets: boolean;
   usageUrl?: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** The business named on documents and mail; unset: the host of PUBLIC_URL. */
+  businessName?: string;
+  /** Signs portal cookies; unset: derived from the stored account secret. */
+  portalSessionSecret?: string;
   billingCron: string;
   achSettlementDays: number;
   externalKeyOnDelete: ExternalKeyOnDelete;
   testClock: boolean;
   logLevel: string;
+  /** Set: `/metrics` takes this bearer token instead of the API credential. */
+  metricsToken?: string;
+  /** A SIGTERM's drain and close must finish within this, or the process exits 1. */
+  shutdownTimeoutMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -19,6 +19,8 @@ describe('loadConfig', () => {
     expect(config.timezone).toBe('America/Chicago');
     expect(config.datetimeFormat).toBe('iso');
     expect(config.rateLimitPerMinute).toBe(250);
+    expect(config.authThrottle).toEqual({ windowSeconds: 60, perAddress: 30, perAddressUser: 10, perUser: 300 });
+    expect(config.timeouts).toEqual({ dbConnectMs: 5000, dbStatementMs: 15000, redisCommandMs: 2000 });
     expect(config.externalKeyOnDelete).toBe('keep');
     expect(config.billingCron).toBe('*/5 * * * *');
     expect(config.achSettlementDays).toBe(3);
@@ -63,6 +65,13 @@ describe('loadConfig', () => {
       EXTERNAL_KEY_ON_DELETE: 'mangle',
       TEST_CLOCK: '1',
       LOG_LEVEL: 'debug',
+      AUTH_FAILURE_WINDOW_SECONDS: '120',
+      AUTH_FAILURES_PER_ADDRESS: '40',
+      AUTH_FAILURES_PER_ADDRESS_USER: '8',
+      AUTH_FAILURES_PER_USER: '500',
+      DB_CONNECT_TIMEOUT_MS: '3000',
+      DB_STATEMENT_TIMEOUT_MS: '9000',
+      REDIS_COMMAND_TIMEOUT_MS: '700',
     });
     expect(config).toEqual({
       port: 4000,
@@ -84,6 +93,8 @@ describe('loadConfig', () => {
       timezone: 'Europe/Paris',
       datetimeFormat: 'sql',
       rateLimitPerMinute: 0,
+      authThrottle: { windowSeconds: 120, perAddress: 40, perAddressUser: 8, perUser: 500 },
+      timeouts: { dbConnectMs: 3000, dbStatementMs: 9000, redisCommandMs: 700 },
       webhookSecurityToken: 'tok',
       webhookAllowPrivateTargets: true,
       usageUrl: 'https://usage.example.com',
@@ -155,11 +166,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_PASSWORD: 'pw' })).toThrow('API_USERNAME and API_PASSWORD must be set together');
   });
 
+  it('refuses a colon in API_USERNAME (Basic auth could never match it)', () => {
+    expect(() => loadConfig({ API_USERNAME: 'ad:min', API_PASSWORD: 'pw' })).toThrow(
+      'API_USERNAME must not contain ":"',
+    );
+  });
+
+  it('accepts a colon in API_PASSWORD (RFC 7617 ends the user-id at the first colon)', () => {
+    expect(loadConfig({ API_USERNAME: 'admin', API_PASSWORD: 'p:w' }).apiPassword).toBe('p:w');
+  });
+
   it.each([
-    ['API_USERNAME', { API_USERNAME: 'ad:min', API_PASSWORD: 'pw' }],
-    ['API_PASSWORD', { API_USERNAME: 'admin', API_PASSWORD: 'p:w' }],
-  ])('refuses a colon in %s (Basic auth could never match it)', (name, env) => {
-    expect(() => loadConfig(env)).toThrow(`${name} must not contain ":"`);
+    ['AUTH_FAILURES_PER_ADDRESS', '0'],
+    ['DB_STATEMENT_TIMEOUT_MS', '10'],
+    ['REDIS_COMMAND_TIMEOUT_MS', 'soon'],
+  ])('refuses %s=%s', (name, raw) => {
+    expect(() => loadConfig({ [name]: raw })).toThrow(`${name} must be an integer`);
   });
 
   it('refuses a PUBLIC_URL that is not a URL', () => {

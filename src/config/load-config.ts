@@ -31,27 +31,43 @@ export function loadConfig(env: Env = process.env): AppConfig {
     timezone: read.timezone('ACCOUNT_TIMEZONE', 'America/Chicago'),
     datetimeFormat: read.oneOf<DatetimeFormat>('DATETIME_FORMAT', ['iso', 'sql'], 'iso'),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 250, 0, 1_000_000),
+    authThrottle: {
+      windowSeconds: read.int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
+      perAddress: read.int('AUTH_FAILURES_PER_ADDRESS', 30, 1, 1_000_000),
+      perAddressUser: read.int('AUTH_FAILURES_PER_ADDRESS_USER', 10, 1, 1_000_000),
+      perUser: read.int('AUTH_FAILURES_PER_USER', 300, 1, 1_000_000),
+    },
+    timeouts: {
+      dbConnectMs: read.int('DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+      dbStatementMs: read.int('DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 600_000),
+      redisCommandMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 2_000, 50, 600_000),
+    },
     webhookSecurityToken: read.optional('WEBHOOK_SECURITY_TOKEN'),
     webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     usageUrl: read.optional('USAGE_URL'),
     smtpUrl: read.optional('SMTP_URL'),
     mailFrom: read.str('MAIL_FROM', `billing@${hostOf(publicUrl)}`),
+    businessName: read.optional('BUSINESS_NAME'),
+    portalSessionSecret: read.optional('PORTAL_SESSION_SECRET'),
     billingCron: read.str('BILLING_CRON', '*/5 * * * *'),
     achSettlementDays: read.int('ACH_SETTLEMENT_DAYS', 3, 0, 60),
     externalKeyOnDelete: read.oneOf<ExternalKeyOnDelete>('EXTERNAL_KEY_ON_DELETE', ['keep', 'clear', 'mangle'], 'keep'),
     testClock: read.bool('TEST_CLOCK', false),
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'debug', 'verbose'], 'info'),
+    metricsToken: read.optional('METRICS_TOKEN'),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 20_000, 1_000, 600_000),
   };
   if ((config.apiUsername === undefined) !== (config.apiPassword === undefined)) {
     problems.push('API_USERNAME and API_PASSWORD must be set together');
   }
-  // HTTP Basic joins them with ":", and passport-http splits on every ":", so a colon in
-  // either could never sign in: refuse it here rather than answer 401 forever.
-  for (const [name, value] of [
-    ['API_USERNAME', config.apiUsername],
-    ['API_PASSWORD', config.apiPassword],
-  ] as const) {
-    if (value?.includes(':')) problems.push(`${name} must not contain ":" (HTTP Basic auth could never match it)`);
+  // HTTP Basic ends the user-id at the first ":" (RFC 7617), so a colon in it could never
+  // sign in: refuse it here rather than answer 401 forever. The password may hold one.
+  if (config.apiUsername?.includes(':')) {
+    problems.push('API_USERNAME must not contain ":" (HTTP Basic auth could never match it)');
+  }
+  // A short secret would make forged portal cookies guessable.
+  if (config.portalSessionSecret !== undefined && config.portalSessionSecret.length < 32) {
+    problems.push('PORTAL_SESSION_SECRET must be at least 32 characters');
   }
   if (problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

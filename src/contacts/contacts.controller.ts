@@ -3,11 +3,12 @@ import { ObjectAction, pickAction } from 'src/core/actions/actions';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
+import { validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { ContactsService } from './contacts.service';
 import { LoginUrlDto, SetPasswordDto } from './dto/contact-actions.dto';
-import { CONTACT_READ_ONLY, ContactFieldsDto, CreateContactDto } from './dto/contact-fields.dto';
+import { CreateContactDto, UpdateContactDto } from './dto/contact-fields.dto';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 @Controller('api/v3/user')
@@ -52,21 +53,21 @@ export class ContactsController {
 
   @Post()
   @NoCollectionActions()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(CreateContactDto, body, {
-      readOnly: CONTACT_READ_ONLY,
-      requireData: true,
-      extraAllowed: ['customer_token', 'customer_external_key'],
-    });
-    const id = await this.contacts.create(ctx, dto, isPlainObject(body) ? body : {});
+  async create(
+    @Body(DtoPipe) dto: CreateContactDto,
+    @Body() body: Record<string, unknown>,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
+    const id = await this.contacts.create(ctx, dto, body);
     return created(this.wire.apiUrl('user', id), id);
   }
 
   @Put(':ref')
-  async update(@Param('ref') ref: string, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    // The owning customer is given on create only.
-    const readOnly = [...CONTACT_READ_ONLY, 'customer_id', 'customer_token', 'customer_external_key'];
-    const dto = validateBody(ContactFieldsDto, body, { readOnly });
+  async update(
+    @Param('ref') ref: string,
+    @Body(DtoPipe) dto: UpdateContactDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
     const id = await this.contacts.update(ctx, ref, dto);
     return updated(this.wire.apiUrl('user', id), id);
   }

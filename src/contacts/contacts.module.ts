@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
-import { PortalController } from 'src/portal/portal.controller';
 import { ContactsController } from './contacts.controller';
 import { ContactsService } from './contacts.service';
 import { CustomerContactsDeletion } from './customer-contacts-deletion';
@@ -8,7 +7,7 @@ import { PortalLinksService } from './portal-links.service';
 
 @Module({
   imports: [CustomersModule],
-  controllers: [ContactsController, PortalController],
+  controllers: [ContactsController],
   providers: [ContactsService, PortalLinksService, CustomerContactsDeletion],
   exports: [ContactsService, PortalLinksService],
 })

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hash } from 'argon2';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -14,15 +14,16 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { CUSTOMER_REF, CustomersService } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { insertRow } from 'src/database/insert-row';
-import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
 import { ReferenceService } from 'src/reference/reference.service';
-import { assertUsernameFree, generatedUsername, nameColumns } from './contact-writer';
-import { contactName, presentContact, presentStoredContact } from './contact.presenter';
+import { assertUsernameFree, generatedUsername, nameColumns } from 'src/customers/contact-writer';
+import { contactName, presentContact, presentStoredContact } from 'src/customers/contact.presenter';
 import { CONTACT_QUERY_FIELDS } from './contact.query-fields';
 import { ContactFieldsDto, CreateContactDto } from './dto/contact-fields.dto';
-import { Contact } from './entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 import { PortalLinksService } from './portal-links.service';
 
 export const CONTACT_REF: RefTarget<Contact> = { entity: Contact, idColumn: 'user_id', resource: 'user' };
@@ -39,6 +40,7 @@ export class ContactsService {
     private readonly wire: WireFormat,
     private readonly customers: CustomersService,
     private readonly mail: MailService,
+    private readonly templates: MailTemplates,
     private readonly links: PortalLinksService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -67,14 +69,7 @@ export class ContactsService {
         user_type_id: dto.user_type_id ?? 1,
         ...newRecordStamps(ctx, this.clock.now()),
       });
-      // The first contact of a customer without one becomes its main contact (one conditional
-      // update, so two concurrent first contacts cannot both claim it).
-      const claimed = await m.update(
-        Customer,
-        { customer_id: customerId, superuser_id: IsNull() },
-        { superuser_id: userId },
-      );
-
+      const claimed = await this.customers.claimMainContact(tx, customerId, userId);
       await this.revisions.record(tx, ctx, 'user', userId, 'Contact created');
       const user = await this.presentById(m, userId);
       await this.events.record(tx, ctx, {
@@ -89,7 +84,7 @@ export class ContactsService {
         event: 'join',
         data: { user_id: null, customer: await this.customers.presentById(m, customerId), user },
       });
-      if (claimed.affected) await this.customers.recordCustomerEvent(tx, ctx, customerId, 'super', true);
+      if (claimed) await this.customers.mainContactChanged(tx, ctx, customerId);
       return userId;
     });
   }
@@ -125,9 +120,10 @@ export class ContactsService {
     await this.uow.run(async (tx) => {
       const contact = await findByPathRef(tx.manager, CONTACT_REF, ref);
       await this.deleteContact(tx, ctx, contact, 'Contact deleted');
-      const released = await tx.manager.update(Customer, { superuser_id: contact.user_id }, { superuser_id: null });
       // The customer is left without a main contact: its main contact changed (SPEC Events: super).
-      if (released.affected) await this.customers.recordCustomerEvent(tx, ctx, contact.customer_id, 'super', true);
+      if (await this.customers.releaseMainContact(tx, contact.user_id)) {
+        await this.customers.mainContactChanged(tx, ctx, contact.customer_id);
+      }
     });
     return true;
   }
@@ -199,24 +195,18 @@ export class ContactsService {
         });
         await this.revisions.record(tx, ctx, 'user', contact.user_id, 'Password set');
         if (wantsMail) {
-          await this.mailContact(
-            tx,
-            contact,
-            'Your portal password was changed',
-            `Your password for the customer portal has been set.\n\nUsername: ${contact.username}\nPassword: ${password}\n`,
-          );
+          await this.mailContact(tx, contact, 'password-set', {
+            username: contact.username,
+            password,
+            signInUrl: this.wire.pageUrl('portal'),
+          });
         }
         return;
       }
       await this.revisions.record(tx, ctx, 'user', contact.user_id, 'Password reset requested');
       if (wantsMail) {
         const link = await this.links.issue(tx, contact.user_id, 'password-reset', 'password');
-        await this.mailContact(
-          tx,
-          contact,
-          'Reset your portal password',
-          `To choose a new password for the customer portal, open this link within 24 hours:\n\n${link}\n`,
-        );
+        await this.mailContact(tx, contact, 'password-reset', { link });
       }
     });
     return true;
@@ -237,11 +227,16 @@ export class ContactsService {
     return user;
   }
 
-  private async mailContact(tx: Tx, contact: Contact, subject: string, text: string): Promise<void> {
+  private async mailContact(
+    tx: Tx,
+    contact: Contact,
+    template: 'password-set' | 'password-reset',
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    const message = this.templates.render(template, { name: contactName(contact) || contact.username, ...data });
     await this.mail.send(tx, {
       to: [contact.email as string],
-      subject,
-      text: `Hello ${contactName(contact) || contact.username},\n\n${text}`,
+      ...message,
       contextStr: 'user',
       contextId: contact.user_id,
     });

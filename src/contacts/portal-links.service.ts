@@ -4,7 +4,7 @@ import { DataSource, IsNull } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Tx } from 'src/database/unit-of-work';
-import { Contact } from './entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 import { LoginToken } from './entities/login-token.entity';
 
 export type LinkPurpose = 'login' | 'password-reset';

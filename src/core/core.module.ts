@@ -1,24 +1,29 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { BasicAuthenticator } from './auth/basic-authenticator';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
-import { BasicStrategy } from './auth/basic.strategy';
 import { CredentialService } from './auth/credential.service';
+import { LoginThrottle } from './auth/login-throttle';
 import { Clock } from './clock/clock';
+import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './envelope/exception.filter';
 import { EventRecorder } from './events/event-recorder';
+import { MetricsRegistry } from './metrics/metrics-registry';
 import { RevisionService } from './revisions/revision.service';
 import { CredentialThrottlerGuard } from './throttle/credential-throttler.guard';
 import { InternalRequestMarker, InternalRequestMiddleware } from './throttle/internal-request-marker';
 import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
 import { TeapotController } from './teapot.controller';
 import { WireFormat } from './wire/wire-format';
+import { IdempotencyGuard } from './idempotency/idempotency.guard';
+import { IdempotencyStore } from './idempotency/idempotency-store';
 
 /**
  * Cross-cutting machinery every resource module uses. Guards run in order: auth, then rate
- * limit. Success envelopes are written by EnvelopeExpressAdapter, errors by the filter.
+ * limit. Success envelopes are written by the interceptor, errors by the filter.
  */
 @Global()
 @Module({
@@ -38,15 +43,22 @@ import { WireFormat } from './wire/wire-format';
     WireFormat,
     UnitOfWork,
     CredentialService,
-    BasicStrategy,
+    LoginThrottle,
+    BasicAuthenticator,
     RevisionService,
     EventRecorder,
     InternalRequestMarker,
+    MetricsRegistry,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     { provide: APP_GUARD, useClass: CredentialThrottlerGuard },
+    // After authentication: idempotency keys are per credential.
+    { provide: APP_GUARD, useClass: IdempotencyGuard },
+    IdempotencyStore,
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
   ],
   exports: [
+    BasicAuthenticator,
     Clock,
     WireFormat,
     UnitOfWork,
@@ -54,6 +66,8 @@ import { WireFormat } from './wire/wire-format';
     RevisionService,
     EventRecorder,
     InternalRequestMarker,
+    MetricsRegistry,
+    IdempotencyStore,
     ThrottlerModule,
   ],
 })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { ZERO } from 'src/core/money/decimal';
-import { AmountSum, amountSum } from 'src/database/amount-sum';
+import { AmountSum, amountSum } from 'src/core/money/amount-sum';
 
 /** A customer's money figures (SPEC "Customer": total, balance, paid, mrr, arr). */
 export interface CustomerFigures {

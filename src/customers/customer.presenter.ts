@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { contactName } from 'src/contacts/contact.presenter';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { contactName } from './contact.presenter';
+import { Contact } from './entities/contact.entity';
 import { moneyToJson } from 'src/core/money/decimal';
 import { addressBlock, WireFormat } from 'src/core/wire/wire-format';
 import { ReferenceService } from 'src/reference/reference.service';

@@ -3,12 +3,11 @@ import { ObjectAction, pickAction } from 'src/core/actions/actions';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { validateBody } from 'src/core/validation/validate-body';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CustomerActions } from './customer-actions';
 import { CustomersService } from './customers.service';
 import { CreateCustomerDto } from './dto/create-customer.dto';
-import { CUSTOMER_READ_ONLY } from './dto/customer-fields.dto';
 import { UpdateCustomerDto } from './dto/update-customer.dto';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
@@ -43,17 +42,17 @@ export class CustomersController {
 
   @Post()
   @NoCollectionActions()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(CreateCustomerDto, body, { readOnly: CUSTOMER_READ_ONLY, requireData: true });
+  async create(@Body(DtoPipe) dto: CreateCustomerDto, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const id = await this.customers.create(ctx, dto);
     return created(this.wire.apiUrl('customer', id), id);
   }
 
   @Put(':ref')
-  async update(@Param('ref') ref: string, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(UpdateCustomerDto, body, {
-      readOnly: [...CUSTOMER_READ_ONLY, 'currency_id', 'brand_id', 'campaign_details', 'superuser_username'],
-    });
+  async update(
+    @Param('ref') ref: string,
+    @Body(DtoPipe) dto: UpdateCustomerDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
     const id = await this.customers.update(ctx, ref, dto);
     return updated(this.wire.apiUrl('customer', id), id);
   }

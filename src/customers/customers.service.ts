@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { assertUsernameFree, generatedUsername, nameColumns } from 'src/contacts/contact-writer';
-import { presentStoredContact } from 'src/contacts/contact.presenter';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { assertUsernameFree, generatedUsername, nameColumns } from './contact-writer';
+import { presentStoredContact } from './contact.presenter';
+import { Contact } from './entities/contact.entity';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -15,7 +15,7 @@ import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { EntityReader, ReadClause } from 'src/database/entity-reader';
 import { insertRow } from 'src/database/insert-row';
-import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { CustomerDeletion } from './customer-deletion';
@@ -214,6 +214,32 @@ export class CustomersService {
    */
   presentById(manager: EntityManager, id: number, justCreated = false): Promise<Record<string, unknown>> {
     return this.presentOne(manager, { where: 'c.customer_id = :id', params: { id } }, !justCreated);
+  }
+
+  /**
+   * The main-contact rule for a contact created through /user: the first contact of a customer
+   * without one becomes its main contact (one conditional update, so two concurrent first
+   * contacts cannot both claim it). True when it did: the caller then records
+   * `mainContactChanged` after its own events.
+   */
+  async claimMainContact(tx: Tx, customerId: number, userId: number): Promise<boolean> {
+    const claimed = await tx.manager.update(
+      Customer,
+      { customer_id: customerId, superuser_id: IsNull() },
+      { superuser_id: userId },
+    );
+    return !!claimed.affected;
+  }
+
+  /** A deleted contact leaves its customer without a main contact, if it was the main one (true then). */
+  async releaseMainContact(tx: Tx, userId: number): Promise<boolean> {
+    const released = await tx.manager.update(Customer, { superuser_id: userId }, { superuser_id: null });
+    return !!released.affected;
+  }
+
+  /** The customer's main contact changed (SPEC Events: super). */
+  mainContactChanged(tx: Tx, ctx: RequestContext, customerId: number): Promise<void> {
+    return this.recordCustomerEvent(tx, ctx, customerId, 'super', true);
   }
 
   /** Records a customer event with its `customer` and main-contact `user` data. */

@@ -12,16 +12,19 @@ describe('buildDataSourceOptions (SQLite)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('opens the file in WAL mode with every commit synced to disk (synchronous FULL), on a restart too', async () => {
-    const options = buildDataSourceOptions({
-      type: 'sqlite',
-      path: join(dir, 'nested', 'billing.sqlite'),
-      host: '',
-      port: 0,
-      user: '',
-      password: '',
-      name: '',
-      migrationsRun: false,
-    });
+    const options = buildDataSourceOptions(
+      {
+        type: 'sqlite',
+        path: join(dir, 'nested', 'billing.sqlite'),
+        host: '',
+        port: 0,
+        user: '',
+        password: '',
+        name: '',
+        migrationsRun: false,
+      },
+      [],
+    );
     // The first start creates the file; SQLite applies its WAL default (NORMAL in
     // better-sqlite3's build) only when it opens a file that is already in WAL mode.
     await new DataSource(options).initialize().then((first) => first.destroy());

@@ -1,14 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
-import { DbConfig } from 'src/config/app-config';
-import { ENTITIES } from './entities';
+import { DbConfig, TimeoutConfig } from 'src/config/app-config';
 import { MIGRATIONS } from './migrations';
 
-/** The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). */
-export function buildDataSourceOptions(db: DbConfig): DataSourceOptions {
+/** DB_CONNECT_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS as shipped (the CLI uses them too). */
+const DEFAULT_TIMEOUTS = { dbConnectMs: 5_000, dbStatementMs: 15_000 };
+
+/**
+ * The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). The entities
+ * come from the composition root (src/app.entities.ts): the database layer lists no feature.
+ */
+export function buildDataSourceOptions(
+  db: DbConfig,
+  entities: DataSourceOptions['entities'],
+  timeouts: Pick<TimeoutConfig, 'dbConnectMs' | 'dbStatementMs'> = DEFAULT_TIMEOUTS,
+): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsRun: db.migrationsRun,
     synchronize: false,
@@ -36,6 +45,12 @@ export function buildDataSourceOptions(db: DbConfig): DataSourceOptions {
       // recently used closed beyond 100: 2,000 per process against MariaDB's default
       // server-wide cap of 16,382 (max_prepared_stmt_count), so several processes fit.
       extra: { connectionLimit: 20, decimalNumbers: false, maxPreparedStatements: 100 },
+      // A stalled or unreachable server fails the request (503) instead of holding it: a
+      // new connection gives up after connectTimeout, a statement (and so the wait for a
+      // pooled connection, which only statements hold) after the statement timeout.
+      connectTimeout: timeouts.dbConnectMs,
+      enableQueryTimeout: true,
+      maxQueryExecutionTime: timeouts.dbStatementMs,
     };
   }
   if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
@@ -52,7 +67,8 @@ export function buildDataSourceOptions(db: DbConfig): DataSourceOptions {
       // per commit (about 170 µs on the benchmark machine), shared by the writes of a group
       // commit.
       conn.pragma('synchronous = FULL');
-      conn.pragma('busy_timeout = 5000');
+      // Another process holding the write lock: wait at most this long, then SQLITE_BUSY (503).
+      conn.pragma(`busy_timeout = ${timeouts.dbConnectMs}`);
     },
   };
 }

@@ -1,10 +1,9 @@
 import { EntityManager, QueryRunner } from 'typeorm';
 
 /**
- * One unit of work handed to a group-commit writer: it runs in a transaction shared with
- * other units, and may run more than once (a MySQL group runs its units again, each alone,
- * after one of them fails), so whatever it does outside the database must wait for the
- * commit (`Tx.afterCommit`).
+ * One unit of work handed to the group-commit writer: it runs in a transaction shared with
+ * other units, inside a savepoint of its own, once; whatever it does outside the database
+ * waits for the commit (`Tx.afterCommit`).
  */
 export type QueuedWork<T> = (manager: EntityManager) => Promise<T>;
 

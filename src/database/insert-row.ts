@@ -106,3 +106,44 @@ export async function insertRows<T extends ObjectLiteral>(
   const { sql, params } = insertRowsStatement(manager, entity, rows);
   await insertReturningId(manager, sql, params);
 }
+
+/** Per connection pool: whether one multi-row INSERT gets consecutive auto-increment ids. */
+const consecutiveIds = new WeakMap<object, Promise<boolean>>();
+
+/**
+ * Inserts rows that set the same columns and returns their generated ids, in order.
+ * One statement where its ids are known to be consecutive: always on SQLite (one writer,
+ * the row id grows by one per row); on MySQL/MariaDB when `innodb_autoinc_lock_mode` is 0
+ * or 1 (MariaDB's default), where a multi-row INSERT takes one block of ids. Under mode 2
+ * (MySQL 8's default) ids of concurrent statements interleave, so rows go one at a time.
+ */
+export async function insertRowsReturningIds<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  rows: QueryDeepPartialEntity<T>[],
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const isMysql = manager.connection.options.type === 'mysql';
+  if (isMysql && !(await hasConsecutiveIds(manager))) {
+    const ids: number[] = [];
+    for (const row of rows) ids.push(await insertRow(manager, entity, row));
+    return ids;
+  }
+  const { sql, params } = insertRowsStatement(manager, entity, rows);
+  const reported = await insertReturningId(manager, sql, params);
+  // mysql2 reports the first id of the statement, better-sqlite3 the last.
+  const first = isMysql ? reported : reported - rows.length + 1;
+  return rows.map((_, i) => first + i);
+}
+
+function hasConsecutiveIds(manager: EntityManager): Promise<boolean> {
+  const key = manager.connection;
+  let known = consecutiveIds.get(key);
+  if (!known) {
+    known = manager
+      .query<Array<{ mode: number | string }>>('SELECT @@innodb_autoinc_lock_mode AS mode')
+      .then((rows) => Number(rows[0]?.mode) < 2);
+    consecutiveIds.set(key, known);
+  }
+  return known;
+}

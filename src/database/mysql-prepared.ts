@@ -21,7 +21,7 @@ import type { MysqlQueryRunner } from 'typeorm/driver/mysql/MysqlQueryRunner';
 /** What mysql2's callback API offers on a pool and on a pooled connection. */
 interface Executor {
   execute(
-    options: { sql: string; rowsAsArray?: boolean },
+    options: { sql: string; rowsAsArray?: boolean; timeout?: number },
     values: unknown[],
     callback: (error: Error | null, result: unknown) => void,
   ): void;
@@ -68,10 +68,12 @@ export function executePrepared<R>(
   const connection: Promise<Executor> = runner
     ? (runner.connect() as Promise<Executor>)
     : Promise.resolve((manager.connection.driver as MysqlDriver).pool as Executor);
+  // The statement timeout TypeORM applies to its own queries (data-source-options.ts).
+  const timeout = (manager.connection.options as { maxQueryExecutionTime?: number }).maxQueryExecutionTime;
   return connection.then(
     (executor) =>
       new Promise<R>((resolve, reject) => {
-        executor.execute({ sql, rowsAsArray }, bound, (error, result) => {
+        executor.execute({ sql, rowsAsArray, timeout }, bound, (error, result) => {
           if (error) reject(new QueryFailedError(sql, [...values], error));
           else resolve(result as R);
         });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { MysqlGroupCommit } from './mysql-group-commit';
+import { MysqlWriter } from './mysql-writer';
+import { runAsUnitBody } from './outside-call-guard';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** One database transaction plus work to run only once it has committed (mail, job kicks). */
@@ -10,45 +11,50 @@ export interface Tx {
 }
 
 /**
- * Runs writes in transactions, with group commit: the writes queued together share one
- * transaction and one COMMIT. SQLite has one connection, so its writes go through a single
- * writer that never interleaves them (sqlite-group-commit.ts); on MySQL/MariaDB several
- * groups run at once on the pool's connections, isolated by row locks
- * (mysql-group-commit.ts). A unit of work may therefore run again after a rollback:
- * whatever it does outside the database belongs in `afterCommit`.
+ * Runs a unit of work (a body of database writes) in a transaction. The contract a
+ * caller relies on:
+ * - **Its own.** No unit shares its fate with another request's: a unit is undone alone
+ *   when it fails, and never run again because another one failed. On SQLite the writes
+ *   of one event-loop turn share a COMMIT, each unit in its own savepoint
+ *   (sqlite-group-commit.ts); on MySQL/MariaDB each unit has a transaction of its own
+ *   (mysql-writer.ts).
+ * - **No outside calls inside.** The body runs marked (outside-call-guard.ts): a gateway
+ *   call, webhook delivery or mail sent from inside it throws. Outside work goes before
+ *   the unit (after another unit has recorded the intent, as a payment attempt) or in
+ *   `afterCommit`, which runs once, after the COMMIT, outside the mark.
+ * - **Re-run only when the database refused it.** On MySQL/MariaDB a unit refused for a
+ *   concurrent transaction (deadlock victim, lock wait timeout, a unique key taken by a
+ *   commit since its check) is rolled back whole and started afresh, a bounded number of
+ *   times, so the answer is what a sequential request would get. Nothing of the refused
+ *   run survives: its writes are undone, its `afterCommit` callbacks dropped, and it
+ *   cannot have called out. A body must therefore keep its effects in the database (or
+ *   in what it returns), not in variables of its caller.
  */
 @Injectable()
 export class UnitOfWork {
   private readonly sqliteWriter: SqliteGroupCommit;
-  private readonly mysqlWriter: MysqlGroupCommit;
+  private readonly mysqlWriter: MysqlWriter;
 
   constructor(private readonly dataSource: DataSource) {
     this.sqliteWriter = new SqliteGroupCommit(() => this.dataSource.createQueryRunner());
-    this.mysqlWriter = new MysqlGroupCommit(() => this.dataSource.createQueryRunner());
+    this.mysqlWriter = new MysqlWriter(() => this.dataSource.createQueryRunner());
   }
 
   get isMysql(): boolean {
     return this.dataSource.options.type === 'mysql';
   }
 
-  /**
-   * `once`: the work calls outside the database before it commits (a gateway refund) and
-   * must never run twice. On MySQL/MariaDB it gets a transaction of its own, outside any
-   * group; the SQLite writer never runs a unit twice.
-   */
-  async run<T>(work: (tx: Tx) => Promise<T>, options: { once?: boolean } = {}): Promise<T> {
+  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     let callbacks: Array<() => void | Promise<void>> = [];
     const inTransaction = (manager: EntityManager): Promise<T> => {
-      // Only the attempt that commits leaves its callbacks.
-      const attempt: typeof callbacks = (callbacks = []);
-      return work({ manager, afterCommit: (fn) => attempt.push(fn) });
+      // Only the run that commits leaves its callbacks.
+      const run: typeof callbacks = (callbacks = []);
+      return runAsUnitBody(() => work({ manager, afterCommit: (fn) => run.push(fn) }));
     };
 
-    const result = !this.isMysql
-      ? await this.sqliteWriter.run(inTransaction)
-      : options.once
-        ? await this.mysqlWriter.runOnce(inTransaction)
-        : await this.mysqlWriter.run(inTransaction);
+    const result = this.isMysql
+      ? await this.mysqlWriter.run(inTransaction)
+      : await this.sqliteWriter.run(inTransaction);
     for (const fn of callbacks) await fn();
     return result;
   }

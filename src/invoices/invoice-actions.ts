@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
 import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
 import { formatAmount } from 'src/core/money/money-format';
@@ -7,9 +8,11 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { isPlainObject } from 'src/core/validation/validate-body';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
+import { Customer } from 'src/customers/entities/customer.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
+import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
 import { IsNull, Not } from 'typeorm';
 import { InvoiceDelivery } from './entities/invoice-delivery.entity';
@@ -37,6 +40,7 @@ export class InvoiceActions {
     private readonly statuses: InvoiceStatusUpdater,
     private readonly extensions: InvoiceExtensions,
     private readonly mail: MailService,
+    private readonly templates: MailTemplates,
   ) {}
 
   private readonly added: Record<string, ObjectAction> = {};
@@ -85,28 +89,37 @@ export class InvoiceActions {
       }
       if (!ctx.sendEmails) return; // _flag_emails=0: nothing is sent, so nothing is recorded as sent.
       const wire = await this.reader.full(tx.manager, invoice.invoice_id);
+      const number = invoice.refnumber ?? String(invoice.invoice_id);
+      const symbol = String(wire.currency_symbol);
+      const customer = await tx.manager.findOneBy(Customer, { customer_id: invoice.customer_id });
+      const message = this.templates.render('invoice', {
+        number,
+        customerName: customer?.company ?? null,
+        date: wire.date,
+        dueDate: wire.due_date,
+        total: formatAmount(symbol, invoice.total),
+        balance: formatAmount(symbol, new Decimal(String(wire.balance))),
+        viewUrl: wire.url_permalink,
+        pdfUrl: wire.url_pdflink,
+        payUrl: wire.is_paid === true || wire.is_void === true ? null : wire.url_paylink,
+      });
       await this.mail.send(tx, {
         to,
         cc: fields.cc,
         bcc: fields.bcc,
         from: fields.from,
-        subject: fields.subject ?? `Invoice #${invoice.refnumber ?? invoice.invoice_id}`,
-        text:
-          fields.body ??
-          [
-            `Invoice #${invoice.refnumber ?? invoice.invoice_id} dated ${String(wire.date)}.`,
-            `Total: ${formatAmount(String(wire.currency_symbol), invoice.total)}; due ${String(wire.due_date)}.`,
-            `View it at ${String(wire.url_permalink)}`,
-          ].join('\n'),
-        html: fields.html,
+        subject: fields.subject ?? message.subject,
+        text: fields.body ?? message.text,
+        // A caller's own text replaces the default HTML too, so the two parts agree.
+        html: fields.html ?? (fields.body === undefined ? message.html : undefined),
         contextStr: 'invoice',
         contextId: invoice.invoice_id,
       });
-      const message = await tx.manager.findOne(MailMessage, {
+      const recorded = await tx.manager.findOne(MailMessage, {
         where: { context_str: 'invoice', context_id: invoice.invoice_id },
         order: { mail_message_id: 'DESC' },
       });
-      await this.recordDelivery(tx, invoice.invoice_id, 'email', to.join(', '), message?.mail_message_id ?? null);
+      await this.recordDelivery(tx, invoice.invoice_id, 'email', to.join(', '), recorded?.mail_message_id ?? null);
       await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, `Invoice e-mailed to ${to.join(', ')}`);
     });
     return true;

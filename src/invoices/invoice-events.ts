@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { presentStoredContact } from 'src/contacts/contact.presenter';
+import { presentStoredContact } from 'src/customers/contact.presenter';
 import { RequestContext } from 'src/core/context/request-context';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { WireFormat } from 'src/core/wire/wire-format';

@@ -5,6 +5,7 @@ import {
   priceAtRate,
   priceDiscount,
   priceLine,
+  priceProrated,
   priceSetup,
 } from 'src/billing/pricing/line-pricing';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -14,7 +15,7 @@ import { formatAmount } from 'src/core/money/money-format';
 import { Item } from 'src/items/entities/item.entity';
 import { LoadedTierset, priceSheetOf, tiersetForCurrency } from 'src/items/tierset-loader';
 import { GroupTax } from 'src/taxes/taxes.service';
-import { InvoiceLine } from './entities/invoice-line.entity';
+import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';
 
 /** A line to price: from the client (`input`) or merged onto an existing line on update. */
 export interface LineSpec {
@@ -32,13 +33,28 @@ export interface LineSpec {
   line_rate?: Decimal;
   line_quantity?: Decimal;
   custom: Record<string, string | null>;
+  /**
+   * What the line bills (default `manual`): only a manual line brings its tierset's setup
+   * line along; `setup` is priced at the setup fee, `trial` is free, `proration` is
+   * charged price × `prorate`, `usage` covers `period` in arrears.
+   */
+  lineOrigin?: LineOrigin;
+  /** The period the line covers. */
+  period?: { from: Date; to: Date };
+  /** The proration fraction of a `proration` line (9 places; negative for a credit). */
+  prorate?: Decimal;
+  package_line_id?: number | null;
 }
 
-/** What pricing needs to know beyond the lines. */
-export interface PricingInputs {
+/** Items, their current tiersets and tax groups: loadable once for many invoices. */
+export interface PricingCatalog {
   items: Map<number, Item>;
   tiersets: Map<number, LoadedTierset[]>;
   groupTaxes: Map<number, GroupTax>;
+}
+
+/** What pricing needs to know beyond the lines. */
+export interface PricingInputs extends PricingCatalog {
   currencyId: number;
   noTaxes: boolean;
 }
@@ -87,6 +103,10 @@ export function priceInvoiceLines(
       continue;
     }
     const tierset = tiersetForCurrency(inputs.tiersets.get(item.item_id) ?? [], inputs.currencyId);
+    if (spec.lineOrigin === 'setup') {
+      drafts.push(setupDraft(spec, item, tierset));
+      continue;
+    }
     if (spec.line_rate === undefined && !tierset) {
       throw ApiError.badRequest(`Field "${spec.path}.line_rate": item ${item.item_id} has no price; send a line_rate.`);
     }
@@ -98,11 +118,13 @@ export function priceInvoiceLines(
         spec.line_rate !== undefined
           ? priceAtRate(spec.line_rate, quantity)
           : priceLine(priceSheetOf(tierset!), quantity);
+      draft.price = byOrigin(draft.price, spec);
     }
     drafts.push(draft);
     // A tierset's setup is billed once, as its own line, on the line's first invoice.
     const setup = draft.tierset?.tierset.setup;
-    if (spec.origin === 'new' && setup?.gt(0) && item.item_type !== 'discount') {
+    const manual = (spec.lineOrigin ?? 'manual') === 'manual';
+    if (spec.origin === 'new' && manual && setup?.gt(0) && item.item_type !== 'discount') {
       drafts.push({ spec, item, tiersetId: draft.tiersetId, price: priceSetup(setup), setup: true });
     }
   }
@@ -114,10 +136,12 @@ export function priceInvoiceLines(
   ]);
   for (const draft of drafts.filter((d) => !d.price)) {
     const quantity = draft.spec.line_quantity ?? new Decimal(1);
-    draft.price =
+    draft.price = byOrigin(
       draft.spec.line_rate !== undefined
         ? { amount: priceAtRate(draft.spec.line_rate, quantity).amount.negated(), rate: draft.spec.line_rate }
-        : priceDiscount(priceSheetOf(draft.tierset!), quantity, nonDiscount);
+        : priceDiscount(priceSheetOf(draft.tierset!), quantity, nonDiscount),
+      draft.spec,
+    );
   }
 
   const rows = drafts.map((draft, i) => lineRow(draft, inputs, firstSortOrder + i));
@@ -136,6 +160,26 @@ export function priceInvoiceLines(
   return { rows, sums };
 }
 
+/** A subscription's setup line: its own `line_rate`, else its tierset's setup fee. */
+function setupDraft(spec: LineSpec, item: Item, tierset: LoadedTierset | undefined): Draft {
+  const quantity = spec.line_quantity ?? new Decimal(1);
+  if (spec.line_rate !== undefined) {
+    return { spec, item, tiersetId: null, price: priceAtRate(spec.line_rate, quantity), setup: false };
+  }
+  if (!tierset) {
+    throw ApiError.badRequest(`Field "${spec.path}.line_rate": item ${item.item_id} has no price; send a line_rate.`);
+  }
+  const price = priceSetup(tierset.tierset.setup);
+  return { spec, item, tiersetId: tierset.tierset.tierset_id, price, setup: false };
+}
+
+/** A trial line is free; a proration line is charged its fraction of the price. */
+function byOrigin(price: LinePrice, spec: LineSpec): LinePrice {
+  if (spec.lineOrigin === 'trial') return { amount: ZERO, rate: price.rate };
+  if (spec.lineOrigin === 'proration') return priceProrated(price, spec.prorate ?? new Decimal(1));
+  return price;
+}
+
 /** A 400 naming the line when its amounts or rate are too large for their columns. */
 function assertLineFits(row: LineRow, path: string): void {
   if ([row.line_subtotal, row.line_total].some((amount) => amount.abs().gt(AMOUNT_LIMIT))) {
@@ -149,6 +193,7 @@ function assertLineFits(row: LineRow, path: string): void {
 function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRow {
   const { spec, item, setup } = draft;
   const price = draft.price!;
+  const origin: LineOrigin = setup ? 'setup' : (spec.lineOrigin ?? 'manual');
   const group = item.tax_group_id === null ? undefined : inputs.groupTaxes.get(item.tax_group_id);
   const taxed = group !== undefined && !inputs.noTaxes;
   const tax = taxed ? lineTax(price.amount, group.tax_rate) : ZERO;
@@ -158,15 +203,20 @@ function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRo
     ...custom,
     item_id: item.item_id,
     tierset_id: draft.tiersetId,
-    package_line_id: null,
+    package_line_id: spec.package_line_id ?? null,
     admin_id: null,
     sort_order: sortOrder,
-    descrip: setup ? `Setup: ${item.name}` : (spec.descrip ?? item.description ?? null),
+    descrip: setup
+      ? `Setup: ${item.name}`
+      : (spec.descrip ??
+        (origin === 'setup' && spec.origin === 'new' ? `Setup: ${item.name}` : null) ??
+        item.description ??
+        null),
     paycycle: setup ? 'one' : (spec.paycycle ?? 'one'),
     line_rate: price.rate,
     line_quantity: setup ? new Decimal(1) : (spec.line_quantity ?? new Decimal(1)),
     line_usage: ZERO,
-    line_prorate: null,
+    line_prorate: origin === 'proration' ? (spec.prorate ?? null) : null,
     line_subtotal: price.amount,
     line_total: price.amount.plus(tax),
     tax_taxable: taxed ? price.amount : ZERO,
@@ -175,16 +225,19 @@ function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRo
     tax_total: tax,
     tax_id: taxed ? group.tax_id : null,
     tax_group_id: taxed ? group.tax_group_id : null,
-    usage_from: null,
-    usage_to: null,
+    usage_from: origin === 'usage' ? (spec.period?.from ?? null) : null,
+    usage_to: origin === 'usage' ? (spec.period?.to ?? null) : null,
     is_base: false,
-    is_setup: setup || spec.origin === 'setup',
-    is_usage: false,
-    is_free: false,
-    is_recurring: false,
+    is_setup: setup || spec.origin === 'setup' || origin === 'setup',
+    is_usage: origin === 'usage',
+    is_free: origin === 'trial',
+    is_recurring: origin === 'recurring' || origin === 'proration' || origin === 'trial',
     is_taxed: taxed,
     is_latefee: false,
     is_obligation: false,
+    line_origin: origin,
+    period_from: setup ? null : (spec.period?.from ?? null),
+    period_to: setup ? null : (spec.period?.to ?? null),
   };
 }
 

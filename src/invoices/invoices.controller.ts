@@ -3,9 +3,9 @@ import { pickAction } from 'src/core/actions/actions';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { CreateInvoiceDto, INVOICE_CUSTOMER_REFS, INVOICE_READ_ONLY, UpdateInvoiceDto } from './dto/invoice-fields.dto';
+import { CreateInvoiceDto, UpdateInvoiceDto } from './dto/invoice-fields.dto';
 import { InvoiceActions } from './invoice-actions';
 import { InvoicesService } from './invoices.service';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
@@ -41,21 +41,21 @@ export class InvoicesController {
 
   @Post()
   @NoCollectionActions()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(CreateInvoiceDto, body, {
-      readOnly: INVOICE_READ_ONLY,
-      requireData: true,
-      extraAllowed: INVOICE_CUSTOMER_REFS,
-    });
-    const id = await this.invoices.create(ctx, dto, isPlainObject(body) ? body : {});
+  async create(
+    @Body(DtoPipe) dto: CreateInvoiceDto,
+    @Body() body: Record<string, unknown>,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
+    const id = await this.invoices.create(ctx, dto, body);
     return created(this.wire.apiUrl('invoice', id), id);
   }
 
   @Put(':ref')
-  async update(@Param('ref') ref: string, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(UpdateInvoiceDto, body, {
-      readOnly: [...INVOICE_READ_ONLY, 'refnumber', 'currency_id', 'class_id', ...INVOICE_CUSTOMER_REFS],
-    });
+  async update(
+    @Param('ref') ref: string,
+    @Body(DtoPipe) dto: UpdateInvoiceDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
     const id = await this.invoices.update(ctx, ref, dto);
     return updated(this.wire.apiUrl('invoice', id), id);
   }

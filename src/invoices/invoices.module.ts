@@ -6,11 +6,13 @@ import { InvoiceCustomerDeletion } from './invoice-customer-deletion';
 import { InvoiceCustomerFigures } from './invoice-customer-figures';
 import { InvoiceEvents } from './invoice-events';
 import { InvoiceExtensions } from './invoice-extensions';
+import { InvoiceIssuer } from './invoice-issuer';
 import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
 import { InvoicePresenter } from './invoice.presenter';
 import { InvoicesController } from './invoices.controller';
 import { InvoicesService } from './invoices.service';
+import { PricingInputsLoader } from './pricing-inputs-loader';
 
 @Module({
   imports: [CustomersModule, TaxesModule],
@@ -25,7 +27,18 @@ import { InvoicesService } from './invoices.service';
     InvoiceStatusUpdater,
     InvoiceCustomerFigures,
     InvoiceCustomerDeletion,
+    InvoiceIssuer,
+    PricingInputsLoader,
   ],
-  exports: [InvoicesService, InvoiceActions, InvoiceReader, InvoiceExtensions, InvoiceStatusUpdater, InvoiceEvents],
+  exports: [
+    InvoicesService,
+    InvoiceIssuer,
+    PricingInputsLoader,
+    InvoiceActions,
+    InvoiceReader,
+    InvoiceExtensions,
+    InvoiceStatusUpdater,
+    InvoiceEvents,
+  ],
 })
 export class InvoicesModule {}

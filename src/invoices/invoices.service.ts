@@ -9,36 +9,31 @@ import { applyListQuery, applyWhere } from 'src/core/query';
 import { assertExternalKeyFree, externalKeyAfterDelete } from 'src/core/refs/external-key';
 import { findByPathRef, resolvePayloadRef } from 'src/core/refs/ref-resolver';
 import { INVOICE_REF } from './invoice-ref';
-import { randomToken } from 'src/core/refs/random-token';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { addDays } from 'src/core/time/account-date';
 import { parseInputDate } from 'src/core/time/datetime-input';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CUSTOMER_REF } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { modStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
-import { Item } from 'src/items/entities/item.entity';
-import { loadCurrentTiersets } from 'src/items/tierset-loader';
 import { ReferenceService } from 'src/reference/reference.service';
-import { TaxesService } from 'src/taxes/taxes.service';
 import { CreateInvoiceDto, UpdateInvoiceDto } from './dto/invoice-fields.dto';
 import { InvoiceLine } from './entities/invoice-line.entity';
 import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
-import { InvoiceEvents } from './invoice-events';
 import { lockedInvoiceByRef } from './invoice-lock';
-import { hasNetApplied, InvoiceExtensions, netApplied, NOTHING_APPLIED } from './invoice-extensions';
-import { invoiceFigures } from './invoice-figures';
+import { hasNetApplied, InvoiceExtensions, netApplied } from './invoice-extensions';
 import { LineInput, parseLineItems } from './invoice-line-input';
-import { LineSpec, priceInvoiceLines, PricingInputs } from './invoice-line-pricer';
+import { LineSpec, priceInvoiceLines } from './invoice-line-pricer';
+import { InvoiceDraftLine, InvoiceIssuer, lineSpecOf } from './invoice-issuer';
 import { InvoiceReader } from './invoice-reader';
+import { PricingInputsLoader } from './pricing-inputs-loader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
 import { INVOICE_STATUSES, InvoiceStatusStr, isClosed } from './invoice-status';
 import { invoiceQueryFields } from './invoice.query-fields';
 import { dtoColumns } from 'src/core/validation/dto-columns';
 
-const ADDRESS = ['addr1', 'addr2', 'addr3', 'city', 'state', 'postcode', 'country'] as const;
 /** DTO fields that are not plain invoice columns. */
 const NOT_COLUMNS = new Set(['line_items', 'date', 'customer_id', 'customer_token', 'customer_external_key']);
 
@@ -50,9 +45,9 @@ export class InvoicesService {
     private readonly clock: Clock,
     private readonly revisions: RevisionService,
     private readonly reference: ReferenceService,
-    private readonly taxes: TaxesService,
+    private readonly issuer: InvoiceIssuer,
+    private readonly pricing: PricingInputsLoader,
     private readonly reader: InvoiceReader,
-    private readonly events: InvoiceEvents,
     private readonly statuses: InvoiceStatusUpdater,
     private readonly extensions: InvoiceExtensions,
     private readonly wire: WireFormat,
@@ -76,48 +71,14 @@ export class InvoicesService {
       }
       const customer = await m.findOneOrFail(Customer, { where: { customer_id: customerId } });
       await assertExternalKeyFree(m, Invoice, 'invoice_id', dto.external_key, 'invoice');
-      const currencyId = dto.currency_id ?? customer.currency_id;
-      const termsId = dto.terms_id ?? customer.terms_id;
-      const inputs = await this.pricingInputs(m, lines, currencyId, customer.no_taxes);
-      const { rows, sums } = priceInvoiceLines(lines.map(toSpec), [], inputs, 0);
-      const now = this.clock.now();
-      const dueDate = addDays(date, this.reference.terms(termsId)?.terms_days ?? 0);
-      const facts = { total: sums.total, due_date: dueDate, void_datetime: null, in_collections: false };
-      const status = invoiceFigures(facts, NOTHING_APPLIED, this.reader.today()).status;
-
-      const inserted = await m.insert(Invoice, {
-        ...dtoColumns<Invoice>(dto, NOT_COLUMNS),
-        ...this.addressDefaults(dto, customer),
-        customer_id: customerId,
+      return this.issuer.issue(tx, ctx, {
+        customer,
         date,
-        due_date: dueDate,
-        currency_id: currencyId,
-        terms_id: termsId,
-        class_id: dto.class_id !== undefined ? dto.class_id : customer.class_id,
-        admin_id: dto.admin_id !== undefined ? dto.admin_id : customer.admin_id,
-        brand_id: customer.brand_id,
-        paycycle: dto.paycycle ?? 'one',
-        ...sums,
-        invoice_status_str: status,
-        ...newRecordStamps(ctx, now),
+        termsId: dto.terms_id ?? customer.terms_id,
+        currencyId: dto.currency_id ?? customer.currency_id,
+        lines: lines.map(toDraftLine),
+        fields: dtoColumns<Invoice>(dto, NOT_COLUMNS),
       });
-      const invoiceId = (inserted.identifiers[0] as { invoice_id: number }).invoice_id;
-      if (!dto.refnumber) await m.update(Invoice, invoiceId, { refnumber: String(invoiceId) });
-      await m.insert(
-        InvoiceLine,
-        rows.map((row) => ({ ...row, invoice_id: invoiceId })),
-      );
-      await m.insert(InvoiceSchedule, {
-        invoice_id: invoiceId,
-        token: randomToken(),
-        paymethod: 'inv',
-        due_date: dueDate,
-        amount: sums.total,
-        write_datetime: now,
-      });
-      await this.revisions.record(tx, ctx, 'invoice', invoiceId, 'Invoice created');
-      await this.events.record(tx, ctx, invoiceId, 'insert');
-      return invoiceId;
     });
   }
 
@@ -247,10 +208,14 @@ export class InvoicesService {
       }
       if (line.line_item_id !== undefined) named.add(line.line_item_id);
       if (line.keep && current) kept.push(current);
-      else specs.push(current ? mergeSpec(line, current) : toSpec(line));
+      else specs.push(current ? mergeSpec(line, current) : lineSpecOf(toDraftLine(line)));
     }
     const customer = await m.findOneOrFail(Customer, { where: { customer_id: invoice.customer_id } });
-    const inputs = await this.pricingInputs(m, specs, invoice.currency_id, customer.no_taxes);
+    const catalog = await this.pricing.catalog(
+      m,
+      specs.map((spec) => spec.item_id),
+    );
+    const inputs = PricingInputsLoader.forInvoice(catalog, invoice.currency_id, customer.no_taxes);
     const firstSort = Math.max(0, ...kept.map((l) => l.sort_order + 1));
     const { rows, sums } = priceInvoiceLines(specs, kept, inputs, firstSort);
     const keptIds = new Set(kept.map((l) => l.line_item_id));
@@ -263,27 +228,6 @@ export class InvoicesService {
       );
     }
     return { ...sums };
-  }
-
-  /** Items, their current tiersets and their tax groups for a set of lines: four queries. */
-  private async pricingInputs(
-    m: EntityManager,
-    lines: Array<{ item_id?: number }>,
-    currencyId: number,
-    noTaxes: boolean,
-  ): Promise<PricingInputs> {
-    const itemIds = [...new Set(lines.flatMap((l) => (l.item_id === undefined ? [] : [l.item_id])))];
-    const items = itemIds.length ? await m.find(Item, { where: { item_id: In(itemIds) } }) : [];
-    return {
-      items: new Map(items.map((i) => [i.item_id, i])),
-      tiersets: await loadCurrentTiersets(m, itemIds),
-      groupTaxes: await this.taxes.groupTaxes(
-        m,
-        items.flatMap((i) => (i.tax_group_id === null ? [] : [i.tax_group_id])),
-      ),
-      currencyId,
-      noTaxes,
-    };
   }
 
   /** The default schedule (one entry) follows the invoice's total and due date. */
@@ -308,17 +252,6 @@ export class InvoicesService {
     return date;
   }
 
-  /** Without any address on the invoice, it takes the customer's. */
-  private addressDefaults(dto: UpdateInvoiceDto, customer: Customer): Partial<Invoice> {
-    const out: Record<string, string | null> = {};
-    for (const prefix of ['bill', 'ship'] as const) {
-      const sent = ADDRESS.some((part) => dto[`${prefix}_${part}`] !== undefined);
-      if (sent) continue;
-      for (const part of ADDRESS) out[`${prefix}_${part}`] = customer[`${prefix}_${part}`];
-    }
-    return out;
-  }
-
   private assertReferences(dto: CreateInvoiceDto): void {
     this.reference.assertExists('currency_id', dto.currency_id);
     this.reference.assertExists('terms_id', dto.terms_id);
@@ -327,10 +260,10 @@ export class InvoicesService {
   }
 }
 
-function toSpec(line: LineInput): LineSpec {
+function toDraftLine(line: LineInput): InvoiceDraftLine {
   return {
+    origin: 'manual',
     path: line.path,
-    origin: 'new',
     item_id: line.item_id!,
     paycycle: line.paycycle,
     descrip: line.descrip,
@@ -364,5 +297,10 @@ function mergeSpec(line: LineInput, current: InvoiceLine): LineSpec {
       (itemChanged || (current.tierset_id !== null && !current.is_setup) ? undefined : current.line_rate),
     line_quantity: line.line_quantity ?? current.line_quantity,
     custom: { ...custom, ...line.custom },
+    // What the line bills stays as it was issued.
+    lineOrigin: current.line_origin,
+    period: current.period_from && current.period_to ? { from: current.period_from, to: current.period_to } : undefined,
+    prorate: current.line_prorate ?? undefined,
+    package_line_id: current.package_line_id,
   };
 }

@@ -2,7 +2,34 @@ import { Injectable } from '@nestjs/common';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Item } from './entities/item.entity';
 import { LoadedTierset } from './tierset-loader';
-import { TiersetPresenter } from './tierset.presenter';
+import { TiersetPresenter, WireTierset } from './tierset.presenter';
+
+/** An item on the wire (DESIGN §6 "Items and pricing"). */
+export type WireItem = {
+  item_id: number;
+  item_type: string;
+  tierset_id: number | null;
+  name: string;
+  description: string | null;
+  units: string | null;
+  accounting_sku: string | null;
+  external_key: string | null;
+  token: string;
+  custom_1: string | null;
+  custom_2: string | null;
+  custom_3: string | null;
+  write_datetime: string | null;
+  mod_datetime: string | null;
+  units_plural: string;
+  enabled: boolean;
+  tax_group_id: number | null;
+  expire_recurs: number | null;
+  trial_recurs: number | null;
+  service_data: { trial_days: number; trial_units: number; is_usage: boolean };
+  url_self: string;
+  tiersets: WireTierset[];
+  categories: never[];
+};
 
 /** The wire shape of an item (field order as recorded), the same in lists and single reads. */
 @Injectable()
@@ -12,7 +39,7 @@ export class ItemPresenter {
     private readonly tiersets: TiersetPresenter,
   ) {}
 
-  present(item: Item, tiersets: LoadedTierset[]): Record<string, unknown> {
+  present(item: Item, tiersets: LoadedTierset[]): WireItem {
     return {
       item_id: item.item_id,
       item_type: item.item_type,

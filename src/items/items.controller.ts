@@ -2,9 +2,9 @@ import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { validateBody } from 'src/core/validation/validate-body';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { ITEM_READ_ONLY, ItemFieldsDto } from './dto/item-fields.dto';
+import { CreateItemDto, UpdateItemDto } from './dto/item-fields.dto';
 import { ItemsService } from './items.service';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
@@ -38,15 +38,17 @@ export class ItemsController {
 
   @Post()
   @NoCollectionActions()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(ItemFieldsDto, body, { readOnly: ITEM_READ_ONLY, requireData: true });
+  async create(@Body(DtoPipe) dto: CreateItemDto, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const id = await this.items.create(ctx, dto);
     return created(this.wire.apiUrl('item', id), id);
   }
 
   @Put(':ref')
-  async update(@Param('ref') ref: string, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(ItemFieldsDto, body, { readOnly: ITEM_READ_ONLY });
+  async update(
+    @Param('ref') ref: string,
+    @Body(DtoPipe) dto: UpdateItemDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
     const id = await this.items.update(ctx, ref, dto);
     return updated(this.wire.apiUrl('item', id), id);
   }

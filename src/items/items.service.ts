@@ -8,17 +8,17 @@ import { assertExternalKeyFree } from 'src/core/refs/external-key';
 import { findByPathRef, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { TaxesService } from 'src/taxes/taxes.service';
 import { ItemFieldsDto } from './dto/item-fields.dto';
 import { Item } from './entities/item.entity';
-import { Tier } from './entities/tier.entity';
 import { Tierset } from './entities/tierset.entity';
 import { ITEM_QUERY_FIELDS } from './item.query-fields';
 import { ItemPresenter } from './item.presenter';
 import { loadCurrentTiersets } from './tierset-loader';
+import { insertTierset } from './tierset-writer';
 import { parseTierset, TiersetInput } from './tierset-input';
 import { dtoColumns } from 'src/core/validation/dto-columns';
 
@@ -138,27 +138,6 @@ export class ItemsService {
   }
 
   private async writeTiersets(tx: Tx, itemId: number, tiersets: TiersetInput[], now: Date): Promise<void> {
-    for (const t of tiersets) {
-      const inserted = await tx.manager.insert(Tierset, {
-        item_id: itemId,
-        is_current: true,
-        currency_id: t.currency_id,
-        setup: t.setup,
-        base: t.base,
-        minimum: t.minimum,
-        percent: t.percent,
-        paycycle: t.paycycle,
-        pricemodel: t.pricemodel,
-        write_datetime: now,
-        mod_datetime: now,
-      });
-      const tiersetId = (inserted.identifiers[0] as { tierset_id: number }).tierset_id;
-      if (t.tiers.length > 0) {
-        await tx.manager.insert(
-          Tier,
-          t.tiers.map((tier) => ({ tierset_id: tiersetId, ...tier })),
-        );
-      }
-    }
+    for (const t of tiersets) await insertTierset(tx.manager, t, { itemId, isCurrent: true, now });
   }
 }

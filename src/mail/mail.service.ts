@@ -3,6 +3,7 @@ import { createTransport, Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
+import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
 import { Tx } from 'src/database/unit-of-work';
 import { MailMessage } from './entities/mail-message.entity';
 
@@ -54,6 +55,7 @@ export class MailService {
   }
 
   private async deliver(id: number, mail: OutgoingMail & { from: string }): Promise<void> {
+    assertOutsideUnitOfWork('mail sending');
     let status = this.config.smtpUrl ? 'sent' : 'recorded';
     try {
       await this.transport.sendMail({

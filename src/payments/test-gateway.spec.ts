@@ -7,11 +7,13 @@ describe('TestGateway', () => {
   clock.set(new Date('2026-11-19T15:00:00Z'));
   const gateway = new TestGateway(clock);
   const amount = new Money('10.00');
+  let references = 0;
+  const reference = (): string => `attempt-${++references}`;
 
   async function chargeCard(number: string, expYear = 2030, expMonth = 1) {
     const gatewayToken = await gateway.tokenizeCard({ number, expYear, expMonth });
     expect(gatewayToken).not.toContain(number);
-    return gateway.charge({ kind: 'card', gatewayToken, expYear, expMonth }, amount);
+    return gateway.charge({ kind: 'card', gatewayToken, expYear, expMonth }, amount, reference());
   }
 
   it.each([
@@ -37,17 +39,28 @@ describe('TestGateway', () => {
       ['000222222227', 'declined', 'The bank account has insufficient funds.'],
     ]) {
       const gatewayToken = await gateway.tokenizeBankAccount({ number, routing: '110000000' });
-      const charged = await gateway.charge({ kind: 'ach', gatewayToken }, amount);
+      const charged = await gateway.charge({ kind: 'ach', gatewayToken }, amount, reference());
       expect(charged.outcome).toBe('pending');
       expect(await gateway.settle({ kind: 'ach', gatewayToken }, charged.transid)).toMatchObject({ outcome, message });
     }
   });
 
   it('vault tokens of other gateways charge successfully; refunds and voids succeed', async () => {
-    expect((await gateway.charge({ kind: 'tokenized', gatewayToken: 'cus_1CoGUjtUMyLIDR' }, amount)).outcome).toBe(
-      'success',
-    );
-    expect((await gateway.refund('TEST-x', amount)).outcome).toBe('success');
+    expect(
+      (await gateway.charge({ kind: 'tokenized', gatewayToken: 'cus_1CoGUjtUMyLIDR' }, amount, reference())).outcome,
+    ).toBe('success');
+    expect((await gateway.refund('TEST-x', amount, reference())).outcome).toBe('success');
     expect((await gateway.void('TEST-x')).outcome).toBe('success');
+  });
+
+  it('answers a repeated reference with the first result and moves the money once; lookup tells what it did', async () => {
+    const gatewayToken = await gateway.tokenizeCard({ number: '4242424242424242', expYear: 2030, expMonth: 1 });
+    const source = { kind: 'card', gatewayToken, expYear: 2030, expMonth: 1 } as const;
+    expect(await gateway.lookup('charge-once')).toBeNull();
+    const first = await gateway.charge(source, amount, 'charge-once');
+    expect(await gateway.charge(source, new Money('99.00'), 'charge-once')).toEqual(first);
+    expect(await gateway.lookup('charge-once')).toEqual(first);
+    const kept = gateway.records().filter((r) => r.reference === 'charge-once');
+    expect(kept.map((r) => [r.kind, r.amount.toFixed(2), r.result.outcome])).toEqual([['charge', '10.00', 'success']]);
   });
 });

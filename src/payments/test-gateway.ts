@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { Clock } from 'src/core/clock/clock';
 import { randomToken } from 'src/core/refs/random-token';
-import { isCardExpired } from 'src/paymethods/card-input';
+import { isCardExpired } from './card-expiry';
 import {
   BankAccountInput,
   CardInput,
@@ -58,53 +58,89 @@ const BANK_NSF: Omit<GatewayResult, 'transid'> = {
   errDetail: 'insufficient_funds',
 };
 
+/** What the test gateway did for one reference (a charge or a refund). */
+export interface GatewayRecord {
+  reference: string;
+  kind: 'charge' | 'refund';
+  amount: Decimal;
+  result: GatewayResult;
+}
+
 /**
  * The built-in gateway. Tokens carry the scenario the number stood for
  * (`tgw_card_declined_<random>`), so behaviour survives without keeping the number.
+ * It keeps what it did per reference (in memory, as a real gateway keeps its charges):
+ * a repeated reference gets the first answer and moves no money again, and `lookup`
+ * answers for it.
  */
 @Injectable()
 export class TestGateway extends PaymentGateway {
   readonly identity: GatewayIdentity = { gatewayId: 1, gatewayType: 'test', nickname: 'Test Gateway' };
+  private readonly done = new Map<string, GatewayRecord>();
 
   constructor(private readonly clock: Clock) {
     super();
   }
 
-  tokenizeCard(card: CardInput): Promise<string> {
+  /** Every charge and refund received, in order (what a gateway's dashboard shows). */
+  records(): GatewayRecord[] {
+    return [...this.done.values()];
+  }
+
+  protected submitTokenizeCard(card: CardInput): Promise<string> {
     return Promise.resolve(`tgw_card_${CARD_SCENARIOS[card.number] ?? 'ok'}_${randomToken()}`);
   }
 
-  tokenizeBankAccount(account: BankAccountInput): Promise<string> {
+  protected submitTokenizeBankAccount(account: BankAccountInput): Promise<string> {
     return Promise.resolve(`tgw_ach_${BANK_SCENARIOS[account.number] ?? 'ok'}_${randomToken()}`);
   }
 
-  charge(source: ChargeSource, _amount: Decimal): Promise<GatewayResult> {
-    const transid = this.transid();
-    if (source.kind === 'ach') {
-      // Bank payments have no real-time answer: pending until settled.
-      return Promise.resolve({ outcome: 'pending', transid, message: '', errCode: 0, errDetail: '' });
-    }
-    const scenario = scenarioOf(source.gatewayToken);
-    if (scenario !== 'ok' && scenario !== 'returned') return Promise.resolve({ ...FAILURES[scenario], transid });
-    if (source.kind === 'card' && isCardExpired(source.expYear, source.expMonth, this.clock.now())) {
-      return Promise.resolve({ ...FAILURES.expired, transid });
-    }
+  protected submitCharge(source: ChargeSource, amount: Decimal, reference: string): Promise<GatewayResult> {
+    return this.once(reference, 'charge', amount, () => this.chargeResult(source));
+  }
+
+  protected submitRefund(_transid: string, amount: Decimal, reference: string): Promise<GatewayResult> {
+    return this.once(reference, 'refund', amount, () => success(this.transid()));
+  }
+
+  protected submitVoid(transid: string): Promise<GatewayResult> {
     return Promise.resolve(success(transid));
   }
 
-  refund(_transid: string, _amount: Decimal): Promise<GatewayResult> {
-    return Promise.resolve(success(this.transid()));
-  }
-
-  void(transid: string): Promise<GatewayResult> {
-    return Promise.resolve(success(transid));
-  }
-
-  settle(source: ChargeSource, transid: string): Promise<GatewayResult> {
+  protected submitSettle(source: ChargeSource, transid: string): Promise<GatewayResult> {
     const scenario = scenarioOf(source.gatewayToken);
     if (scenario === 'returned') return Promise.resolve({ ...FAILURES.returned, transid });
     if (scenario === 'nsf') return Promise.resolve({ ...BANK_NSF, transid });
     return Promise.resolve(success(transid));
+  }
+
+  protected submitLookup(reference: string): Promise<GatewayResult | null> {
+    return Promise.resolve(this.done.get(reference)?.result ?? null);
+  }
+
+  private once(
+    reference: string,
+    kind: GatewayRecord['kind'],
+    amount: Decimal,
+    act: () => GatewayResult,
+  ): Promise<GatewayResult> {
+    const earlier = this.done.get(reference);
+    if (earlier) return Promise.resolve(earlier.result);
+    const result = act();
+    this.done.set(reference, { reference, kind, amount, result });
+    return Promise.resolve(result);
+  }
+
+  private chargeResult(source: ChargeSource): GatewayResult {
+    const transid = this.transid();
+    // Bank payments have no real-time answer: pending until settled.
+    if (source.kind === 'ach') return { outcome: 'pending', transid, message: '', errCode: 0, errDetail: '' };
+    const scenario = scenarioOf(source.gatewayToken);
+    if (scenario !== 'ok' && scenario !== 'returned') return { ...FAILURES[scenario], transid };
+    if (source.kind === 'card' && isCardExpired(source.expYear, source.expMonth, this.clock.now())) {
+      return { ...FAILURES.expired, transid };
+    }
+    return success(transid);
   }
 
   private transid(): string {

@@ -6,7 +6,7 @@ import { assertExternalKeyFree } from 'src/core/refs/external-key';
 import { RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { modStamps, newRecordStamps } from 'src/database/record-stamps';
+import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
 import { maskBankAccount } from './aba-routing';

@@ -51,8 +51,3 @@ function expiryOf(dto: CardFieldsDto, where: string): { expYear: number; expMont
   if (year < 2000 || year > 2099) throw ApiError.badRequest(`Field "${where}expdate_year" is not a valid year.`);
   return { expYear: year, expMonth: month };
 }
-
-/** True when the card's expiry month is over (good through the month's last day). */
-export function isCardExpired(expYear: number, expMonth: number, now: Date): boolean {
-  return expYear * 12 + expMonth < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
-}

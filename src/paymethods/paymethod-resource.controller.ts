@@ -1,9 +1,7 @@
-import { Body, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { Delete, Get, Param, Query } from '@nestjs/common';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created } from 'src/core/envelope/api-result';
-import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
 /** What each payment-method resource offers its controller. */
 export interface PaymethodResource<Dto> {
@@ -15,13 +13,11 @@ export interface PaymethodResource<Dto> {
 }
 
 /**
- * The routes shared by `/creditcard`, `/ach` and `/tokenized` (POST 201, GET one, list,
- * `_count`, DELETE); each subclass names its path, DTO and service.
+ * The routes shared by `/creditcard`, `/ach` and `/tokenized` (GET one, list, `_count`,
+ * DELETE, and the POST 201 each subclass routes with its DTO); each subclass names its path and service.
  */
 export abstract class PaymethodResourceController<Dto extends object> {
   protected abstract readonly path: string;
-  protected abstract readonly dto: new () => Dto;
-  protected abstract readonly readOnly: readonly string[];
 
   protected constructor(
     private readonly resource: PaymethodResource<Dto>,
@@ -43,15 +39,9 @@ export abstract class PaymethodResourceController<Dto extends object> {
     return this.resource.findOne(ref);
   }
 
-  @Post()
-  @NoCollectionActions()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(this.dto, body, {
-      readOnly: this.readOnly,
-      requireData: true,
-      extraAllowed: ['customer_token', 'customer_external_key'],
-    });
-    const id = await this.resource.create(ctx, dto, isPlainObject(body) ? body : {});
+  /** POST: each subclass routes it with its own DTO type, which the DtoPipe reads. */
+  protected async createFrom(ctx: RequestContext, dto: Dto, body: Record<string, unknown>): Promise<ApiResult> {
+    const id = await this.resource.create(ctx, dto, body);
     return created(this.wire.apiUrl(this.path, id), id);
   }
 

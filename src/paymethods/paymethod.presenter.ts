@@ -12,12 +12,66 @@ const BANK_TYPE_NAMES: Readonly<Record<string, string>> = {
   busi: 'Business Checking',
 };
 
+/** A `/creditcard` on the wire: never the full number or the CVV. */
+export type WireCreditCard = {
+  creditcard_id: number;
+  external_key: string | null;
+  type: string;
+  token: string;
+  expdate: string;
+  write_datetime: string | null;
+  write_ipaddr: string | null;
+  mask_number: string;
+  name: string;
+  expdate_month: string;
+  expdate_year: string;
+  expdate_formatted: string;
+  type_name: string;
+  customer_id: number;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  postcode: string | null;
+  country: string | null;
+  url_self: string;
+};
+
+/** An `/ach` bank account on the wire. */
+export type WireBankAccount = {
+  ach_id: number;
+  external_key: string | null;
+  type: string;
+  token: string;
+  write_datetime: string | null;
+  write_ipaddr: string | null;
+  mask_number: string;
+  routing: string;
+  name: string;
+  bank: string;
+  type_name: string;
+  customer_id: number;
+  url_self: string;
+};
+
+/** A `/tokenized` payment method on the wire: `token` is the outside vault's. */
+export type WireTokenized = {
+  tokenized_id: number;
+  type: string | null;
+  token: string;
+  customer_id: number;
+  name: string | null;
+  paymethod_hint: string | null;
+  type_hint: string | null;
+  expdate: string | null;
+  write_datetime: string | null;
+};
+
 /** Wire shapes of stored payment methods (field order as recorded). */
 @Injectable()
 export class PaymethodPresenter {
   constructor(private readonly wire: WireFormat) {}
 
-  card(c: CreditCard): Record<string, unknown> {
+  card(c: CreditCard): WireCreditCard {
     const month = String(c.expdate_month).padStart(2, '0');
     return {
       creditcard_id: c.creditcard_id,
@@ -43,7 +97,7 @@ export class PaymethodPresenter {
     };
   }
 
-  bankAccount(a: AchAccount): Record<string, unknown> {
+  bankAccount(a: AchAccount): WireBankAccount {
     return {
       ach_id: a.ach_id,
       external_key: a.external_key,
@@ -61,7 +115,7 @@ export class PaymethodPresenter {
     };
   }
 
-  tokenized(t: TokenizedPaymethod): Record<string, unknown> {
+  tokenized(t: TokenizedPaymethod): WireTokenized {
     return {
       tokenized_id: t.tokenized_id,
       type: t.type,

@@ -1,9 +1,13 @@
-import { Controller } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
+import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
+import { Ctx, RequestContext } from 'src/core/context/request-context';
+import { ApiResult } from 'src/core/envelope/api-result';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { BankAccountsService } from './bank-accounts.service';
 import { CreditCardsService } from './credit-cards.service';
-import { BANK_ACCOUNT_READ_ONLY, CreateBankAccountDto } from './dto/bank-account-fields.dto';
-import { CARD_READ_ONLY, CreateCreditCardDto } from './dto/card-fields.dto';
+import { CreateBankAccountDto } from './dto/bank-account-fields.dto';
+import { CreateCreditCardDto } from './dto/card-fields.dto';
 import { CreateTokenizedDto } from './dto/create-tokenized.dto';
 import { PaymethodResourceController } from './paymethod-resource.controller';
 import { TokenizedService } from './tokenized.service';
@@ -11,32 +15,56 @@ import { TokenizedService } from './tokenized.service';
 @Controller('api/v3/creditcard')
 export class CreditCardsController extends PaymethodResourceController<CreateCreditCardDto> {
   protected readonly path = 'creditcard';
-  protected readonly dto = CreateCreditCardDto;
-  protected readonly readOnly = CARD_READ_ONLY;
 
   constructor(service: CreditCardsService, wire: WireFormat) {
     super(service, wire);
+  }
+
+  @Post()
+  @NoCollectionActions()
+  create(
+    @Body(DtoPipe) dto: CreateCreditCardDto,
+    @Body() body: Record<string, unknown>,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
+    return this.createFrom(ctx, dto, body);
   }
 }
 
 @Controller('api/v3/ach')
 export class BankAccountsController extends PaymethodResourceController<CreateBankAccountDto> {
   protected readonly path = 'ach';
-  protected readonly dto = CreateBankAccountDto;
-  protected readonly readOnly = BANK_ACCOUNT_READ_ONLY;
 
   constructor(service: BankAccountsService, wire: WireFormat) {
     super(service, wire);
+  }
+
+  @Post()
+  @NoCollectionActions()
+  create(
+    @Body(DtoPipe) dto: CreateBankAccountDto,
+    @Body() body: Record<string, unknown>,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
+    return this.createFrom(ctx, dto, body);
   }
 }
 
 @Controller('api/v3/tokenized')
 export class TokenizedController extends PaymethodResourceController<CreateTokenizedDto> {
   protected readonly path = 'tokenized';
-  protected readonly dto = CreateTokenizedDto;
-  protected readonly readOnly = ['tokenized_id'];
 
   constructor(service: TokenizedService, wire: WireFormat) {
     super(service, wire);
+  }
+
+  @Post()
+  @NoCollectionActions()
+  create(
+    @Body(DtoPipe) dto: CreateTokenizedDto,
+    @Body() body: Record<string, unknown>,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
+    return this.createFrom(ctx, dto, body);
   }
 }

@@ -8,7 +8,7 @@ import { validateBody } from 'src/core/validation/validate-body';
 import { CustomerActions } from 'src/customers/customer-actions';
 import { CUSTOMER_REF, CustomersService } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { modStamps } from 'src/database/record-stamps';
+import { modStamps } from 'src/core/context/record-stamps';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { BankAccountsService } from './bank-accounts.service';
 import { CreditCardsService } from './credit-cards.service';

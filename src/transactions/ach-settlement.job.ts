@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DataSource, LessThanOrEqual } from 'typeorm';
-import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { RevisionService } from 'src/core/revisions/revision.service';
+import { DueWork } from 'src/core/schedule/due-work';
+import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
 import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
@@ -13,17 +14,18 @@ import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger } from './invoice-ledger';
 
 export const ACH_SETTLEMENT_JOB = 'payments.settle-ach';
-const EVERY_MS = 60_000;
 
 /**
  * Settles pending bank payments whose settlement day (ACH_SETTLEMENT_DAYS business days
  * after the charge) has come, by the Clock: Success, or Failed when the bank returns it
- * (its applications stop counting, so the invoices reopen).
+ * (its applications stop counting, so the invoices reopen). Due work checked every minute;
+ * a due moment is a pending payment's `settle_after_datetime`.
  */
 @Injectable()
-export class AchSettlementJob implements OnModuleInit, OnApplicationShutdown {
+export class AchSettlementJob implements DueWork, OnModuleInit {
+  readonly name = ACH_SETTLEMENT_JOB;
+  readonly trigger = { kind: 'interval', everyMs: 60_000 } as const;
   private readonly logger = new Logger('AchSettlement');
-  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -33,21 +35,26 @@ export class AchSettlementJob implements OnModuleInit, OnApplicationShutdown {
     private readonly gateway: PaymentGateway,
     private readonly ledger: InvoiceLedger,
     private readonly revisions: RevisionService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: DueWorkRegistry,
   ) {}
 
   onModuleInit(): void {
     this.jobs.register(ACH_SETTLEMENT_JOB, () => this.run().then(() => undefined));
-    if (this.config.appRole === 'api') return;
-    this.timer = setInterval(
-      () => void this.jobs.enqueue(ACH_SETTLEMENT_JOB, {}, { jobId: ACH_SETTLEMENT_JOB }),
-      EVERY_MS,
-    );
-    this.timer.unref();
+    this.registry.register(this);
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  /** Queues a settlement pass (one at a time: the job id folds repeats into one). */
+  runDue(): Promise<void> {
+    return this.jobs.enqueue(ACH_SETTLEMENT_JOB, {}, { jobId: ACH_SETTLEMENT_JOB });
+  }
+
+  async nextDueAfter(after: Date): Promise<Date | null> {
+    const next = await this.dataSource.manager.findOne(Transaction, {
+      select: { transaction_id: true, settle_after_datetime: true },
+      where: { status_str: 'ok-pending', settle_after_datetime: MoreThan(after) },
+      order: { settle_after_datetime: 'ASC' },
+    });
+    return next?.settle_after_datetime ?? null;
   }
 
   /** Settles everything due as of the Clock's now; returns how many were settled. */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { CustomerExtensions, CustomerFiguresSource } from 'src/customers/customer-figures';
-import { amountSum } from 'src/database/amount-sum';
+import { amountSum } from 'src/core/money/amount-sum';
 import { openMemorySqlite } from 'src/database/memory-sqlite.spec-helper';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
 import { TransactionApplied } from './entities/transaction-applied.entity';

@@ -12,6 +12,7 @@ import { INVOICE_REF } from 'src/invoices/invoice-ref';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger } from './invoice-ledger';
+import { lockCustomerMoney } from './customer-money-lock';
 import { PaymentService } from './payment.service';
 import { loadTransactionFigures } from './transaction-figures';
 import { COUNTING_STATUSES } from './transaction-status';
@@ -71,8 +72,9 @@ export class InvoicePayAction implements OnModuleInit {
         transaction_type: In(['pay', 'cre']),
         status_str: In([...COUNTING_STATUSES]),
       };
-      // The money is locked first (before any plain read fixes MySQL's snapshot), in the
-      // order changeAppliedAmounts takes it: two invoices never both spend the same credit.
+      // The customer first (the lock order of money writes), then its money (before any
+      // plain read fixes MySQL's snapshot): two invoices never both spend the same credit.
+      await lockCustomerMoney(tx, [customerId]);
       if (this.uow.isMysql) {
         await m
           .createQueryBuilder(Transaction, 't')

@@ -8,20 +8,21 @@ import { ZERO } from 'src/core/money/decimal';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { centsText } from 'src/core/money/money-format';
-import { modStamps } from 'src/database/record-stamps';
+import { modStamps } from 'src/core/context/record-stamps';
 import { UnitOfWork } from 'src/database/unit-of-work';
-import { PaymentGateway } from 'src/payments/payment-gateway';
-import { allocate } from './allocation';
 import { parsePositiveAmount } from './amount-input';
 import { parseAppliedTo } from './applied-to-input';
 import { DeclineDto } from './dto/transaction-actions.dto';
+import { PaymentAttempt } from './entities/payment-attempt.entity';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
 import { InvoiceApplier } from './invoice-applier';
 import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
 import { loadTransactionFigures } from './transaction-figures';
 import { COUNTING_STATUSES } from './transaction-status';
-import { TransactionWriter } from './transaction-writer';
+import { lockTransactionRow } from './transaction-lock';
+import { lockCustomerMoney } from './customer-money-lock';
+import { RefundAttempts } from './refund-attempts';
 import { TRANSACTION_REF } from './transactions.service';
 
 /** Actions on one transaction: void, decline, refund, changeAppliedAmounts. */
@@ -32,10 +33,9 @@ export class TransactionActionsService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly revisions: RevisionService,
-    private readonly gateway: PaymentGateway,
     private readonly applier: InvoiceApplier,
     private readonly ledger: InvoiceLedger,
-    private readonly writer: TransactionWriter,
+    private readonly refunds: RefundAttempts,
   ) {}
 
   /** Void: no gateway call (SPEC); its money stops counting on its invoices. */
@@ -68,93 +68,10 @@ export class TransactionActionsService {
     return true;
   }
 
-  /**
-   * Refund of a payment: `amount` defaults to what is left to refund, never more.
-   * Unapplied money is given back first; the rest comes off its invoices (newest first).
-   */
-  async refund(ctx: RequestContext, ref: string, rawAmount: unknown): Promise<{ id: string }> {
-    const payment = await findByPathRef(this.dataSource.manager, TRANSACTION_REF, ref);
-    if (payment.transaction_type === 'cre') throw ApiError.badRequest('A credit memo cannot be refunded.');
-    if (payment.transaction_type !== 'pay') throw ApiError.badRequest('Only a payment can be refunded.');
-    if (payment.status_str !== 'ok-successful') throw notRefundable();
+  /** Refund of a payment (RefundAttempts: recorded before the gateway refunds, completed after). */
+  refund(ctx: RequestContext, ref: string, rawAmount: unknown): Promise<{ id: string }> {
     const asked = rawAmount === undefined ? null : parsePositiveAmount(rawAmount, 'amount');
-    const applications = await this.dataSource.manager.find(TransactionApplied, {
-      where: { transaction_id: payment.transaction_id },
-    });
-    const invoiceIds = applications.map((a) => a.invoice_id);
-
-    // Checked first without locks, so a bad request fails fast and writes nothing.
-    await this.refundPlan(this.dataSource.manager, payment, asked);
-    const id = await this.uow.run(
-      async (tx) => {
-        const m = tx.manager;
-        // The payment row first (a locking read, as changeAppliedAmounts and void take it),
-        // then its invoices: two refunds at once never exceed what was paid, and a void
-        // that committed since the check above is seen.
-        if ((await this.lockTransaction(m, payment.transaction_id)) !== 'ok-successful') throw notRefundable();
-        await this.ledger.lock(tx, invoiceIds);
-        const planned = await this.refundPlan(m, payment, asked);
-        // Under the payment's lock, so two refunds at once never give back more than was paid.
-        const result =
-          payment.gateway_id !== null ? await this.gateway.refund(payment.gateway_transid ?? '', planned.amount) : null;
-        if (result && result.outcome !== 'success') {
-          throw ApiError.badRequest(`This refund could not be processed: ${result.message}`);
-        }
-        const refundId = await this.writer.insert(
-          tx,
-          ctx,
-          {
-            customer_id: payment.customer_id,
-            transaction_type: 'ref',
-            amount: planned.amount.negated(),
-            status_str: 'ok-successful',
-            gateway_status: 1,
-            parent_transaction_id: payment.transaction_id,
-            gateway_id: payment.gateway_id,
-            gateway_type: payment.gateway_type,
-            gateway_nickname: payment.gateway_nickname,
-            gateway_transid: payment.gateway_transid,
-            gateway_method: payment.gateway_method,
-            transaction_method: payment.transaction_method,
-            transaction_detail: payment.transaction_detail,
-            creditcard_id: payment.creditcard_id,
-            ach_id: payment.ach_id,
-            tokenized_id: payment.tokenized_id,
-          },
-          `Refund of transaction ${payment.transaction_id}`,
-        );
-        if (planned.fromInvoices.length) {
-          await m.insert(
-            TransactionApplied,
-            planned.fromInvoices.map((a) => ({
-              transaction_id: refundId,
-              invoice_id: a.invoice_id,
-              invoice_schedule_id: null,
-              invoice_customer_id: a.invoice_customer_id,
-              applied: a.amount.negated(),
-              memo: null,
-              write_datetime: this.clock.now(),
-            })),
-          );
-        }
-        await this.revisions.record(
-          tx,
-          ctx,
-          'transaction',
-          payment.transaction_id,
-          `Refunded by transaction ${refundId}`,
-        );
-        await this.ledger.applicationsChanged(
-          tx,
-          ctx,
-          planned.fromInvoices.map((a) => a.invoice_id),
-        );
-        return refundId;
-        // The gateway refunds inside: this transaction must never run twice.
-      },
-      { once: true },
-    );
-    return { id: String(id) };
+    return this.refunds.refund(ctx, ref, asked);
   }
 
   /** SPEC: the list replaces every application; an invoice left out loses it; `[]` unapplies all. */
@@ -174,9 +91,10 @@ export class TransactionActionsService {
     );
     await this.uow.run(async (tx) => {
       const m = tx.manager;
-      // Lock first (see InvoiceLedger.lock): the invoices named and those applied to now (a locking read).
+      await lockCustomerMoney(tx, [found.customer_id]);
+      // Then (see InvoiceLedger.lock): the invoices named and those applied to now (a locking read).
       // Under its lock: a void or decline that committed since the check above is seen.
-      const status = await this.lockTransaction(m, found.transaction_id);
+      const status = await lockTransactionRow(m, found.transaction_id);
       if (!COUNTING_STATUSES.includes(status as never)) throw notReapplicable();
       const current = await this.currentApplications(m, found.transaction_id);
       const locked = await this.applier.lock(
@@ -224,20 +142,24 @@ export class TransactionActionsService {
     changes: Partial<Transaction>,
     note: string,
   ): Promise<void> {
-    const applications = await this.dataSource.manager.find(TransactionApplied, {
-      where: { transaction_id: found.transaction_id },
-    });
-    const invoiceIds = [...new Set(applications.map((a) => a.invoice_id))];
     await this.uow.run(async (tx) => {
       const m = tx.manager;
-      // Locks first, in the order every transaction action takes them: its row, then its invoices.
-      await this.lockTransaction(m, found.transaction_id);
+      // Locks first, in the order every money write takes them: the customer, the
+      // transaction's row, its applications, then its invoices.
+      await lockCustomerMoney(tx, [found.customer_id]);
+      const status = await lockTransactionRow(m, found.transaction_id);
+      // Under the lock: of two voids at once, the second sees the first.
+      if (changes.status_str === 'void-voided' && status === 'void-voided') {
+        throw ApiError.badRequest('This transaction is already void.');
+      }
+      const applications = await this.currentApplications(m, found.transaction_id);
+      const invoiceIds = [...new Set(applications.map((a) => a.invoice_id))];
       const invoices = invoiceIds.length ? await this.ledger.lock(tx, invoiceIds) : [];
       // Its refunds would keep counting on the invoices without the payment they came from.
       if (await this.hasCountingRefunds(m, found.transaction_id)) {
         throw ApiError.badRequest('This payment has refunds: void them first.');
       }
-      if (found.transaction_type === 'ref' && COUNTING_STATUSES.includes(found.status_str as never)) {
+      if (found.transaction_type === 'ref' && COUNTING_STATUSES.includes(status as never)) {
         assertRefundCanStop(applications, invoices, changes.status_str === 'void-voided' ? 'voided' : 'declined');
       }
       await m.update(Transaction, found.transaction_id, { ...changes, ...modStamps(ctx, this.clock.now()) });
@@ -279,11 +201,15 @@ export class TransactionActionsService {
     }
   }
 
+  /** Refunds that count, or one still pending at the gateway (it will count). */
   private async hasCountingRefunds(m: EntityManager, id: number): Promise<boolean> {
     const refunds = await m.count(Transaction, {
       where: { parent_transaction_id: id, transaction_type: 'ref', status_str: In([...COUNTING_STATUSES]) },
     });
-    return refunds > 0;
+    const pending = await m.count(PaymentAttempt, {
+      where: { parent_transaction_id: id, kind: 'refund', status: 'pending' },
+    });
+    return refunds + pending > 0;
   }
 
   /** The transaction's applications, read under their row locks on MySQL (its own row is locked before). */
@@ -292,80 +218,10 @@ export class TransactionActionsService {
     if (this.uow.isMysql) qb.setLock('pessimistic_write');
     return qb.getMany();
   }
-
-  /** Locks the row (MySQL) and returns its status as of now. */
-  private async lockTransaction(m: EntityManager, id: number): Promise<string | undefined> {
-    const qb = m
-      .createQueryBuilder(Transaction, 't')
-      .select(['t.transaction_id', 't.status_str'])
-      .where('t.transaction_id = :id', { id });
-    if (this.uow.isMysql) qb.setLock('pessimistic_write');
-    return (await qb.getOne())?.status_str;
-  }
-
-  /** How much to refund, and from which invoices (after the unapplied part). */
-  private async refundPlan(
-    m: EntityManager,
-    payment: Transaction,
-    asked: Decimal | null,
-  ): Promise<{
-    amount: Decimal;
-    fromInvoices: Array<{ invoice_id: number; invoice_customer_id: number; amount: Decimal }>;
-  }> {
-    const refunds = await m.find(Transaction, {
-      where: {
-        parent_transaction_id: payment.transaction_id,
-        transaction_type: 'ref',
-        status_str: In([...COUNTING_STATUSES]),
-      },
-    });
-    const refunded = refunds.reduce((sum, r) => sum.plus(r.amount.abs()), ZERO);
-    const left = payment.amount.minus(refunded);
-    if (left.lte(0)) throw ApiError.badRequest('This payment has already been refunded in full.');
-    const amount = asked ?? left;
-    if (amount.gt(left)) {
-      throw ApiError.badRequest(
-        `Field "amount": ${centsText(amount)} is more than the ${centsText(left)} left to refund.`,
-      );
-    }
-    const figures = (await loadTransactionFigures(m, [payment])).get(payment.transaction_id)!;
-    const fromInvoicesTotal = Decimal.max(ZERO, amount.minus(figures.unapplied));
-    // What each invoice still holds of this payment, net of earlier refunds.
-    const refundApps = refunds.length
-      ? await m.find(TransactionApplied, { where: { transaction_id: In(refunds.map((r) => r.transaction_id)) } })
-      : [];
-    const held = [...figures.applications].reverse().map((a) => {
-      const back = refundApps.filter((r) => r.invoice_id === a.invoice_id).reduce((s, r) => s.plus(r.applied), ZERO);
-      return {
-        invoice_id: a.invoice_id,
-        invoice_customer_id: a.invoice_customer_id,
-        date: '',
-        balance: a.applied.plus(back),
-      };
-    });
-    const customers = new Map(held.map((h) => [h.invoice_id, h.invoice_customer_id]));
-    const fromInvoices = allocate(
-      fromInvoicesTotal,
-      {
-        kind: 'list',
-        items: held.map((h) => ({ invoice_id: h.invoice_id, invoice_schedule_id: null, applied: null })),
-      },
-      held,
-    ).map((a) => ({
-      invoice_id: a.invoice_id,
-      invoice_customer_id: customers.get(a.invoice_id) ?? 0,
-      amount: a.applied,
-    }));
-    return { amount, fromInvoices };
-  }
 }
 
 function notReapplicable(): ApiError {
   return ApiError.badRequest('Applied amounts can be changed only on a successful or pending transaction.');
-}
-
-function notRefundable(): ApiError {
-  return ApiError.badRequest('Only a successful payment can be refunded (a pending bank payment can be voided).');
 }
 
 /**

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Contact } from 'src/contacts/entities/contact.entity';
+import { Contact } from 'src/customers/entities/contact.entity';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { centsText } from 'src/core/money/money-format';
+import { formatAmount } from 'src/core/money/money-format';
+import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
+import { ReferenceService } from 'src/reference/reference.service';
 import { EmailReceiptDto } from './dto/transaction-actions.dto';
 import { TRANSACTION_TYPE_NAMES } from './transaction-kinds';
 import { TRANSACTION_REF } from './transactions.service';
@@ -28,7 +31,10 @@ export class TransactionReceiptService {
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly mail: MailService,
+    private readonly templates: MailTemplates,
     private readonly revisions: RevisionService,
+    private readonly reference: ReferenceService,
+    private readonly wire: WireFormat,
   ) {}
 
   async send(ctx: RequestContext, ref: string, dto: EmailReceiptDto): Promise<true> {
@@ -44,12 +50,22 @@ export class TransactionReceiptService {
     }
     const failed = t.status_str.startsWith('fail');
     const kind = TRANSACTION_TYPE_NAMES[t.transaction_type];
-    const subject = dto.subject ?? (failed ? `${kind} failed` : `${kind} receipt`);
-    const text =
-      dto.body ??
-      (failed
-        ? `Your ${kind.toLowerCase()} of ${centsText(t.amount)} could not be processed: ${t.gateway_msg}`
-        : `Thank you. ${kind} ${t.transaction_id} of ${centsText(t.amount)} on ${t.transaction_date} (${t.transaction_method ?? ''} ${t.transaction_detail ?? ''}).`);
+    const symbol = this.reference.currency(t.currency_id)?.currency_symbol ?? '';
+    const message = this.templates.render(failed ? 'payment-failure' : 'payment-receipt', {
+      kind,
+      kindLower: kind.toLowerCase(),
+      id: t.transaction_id,
+      amount: formatAmount(symbol, t.amount),
+      date: t.transaction_date,
+      method: [t.transaction_method, t.transaction_detail].filter(Boolean).join(' '),
+      reason: t.gateway_msg,
+      statementUrl: this.wire.pageUrl(`r/statement/i/${customer.token}`),
+      paymethodUrl: this.wire.pageUrl(`r/paymethod/i/${customer.token}`),
+    });
+    const subject = dto.subject ?? message.subject;
+    const text = dto.body ?? message.text;
+    // A caller's own text replaces the default HTML too, so the two parts agree.
+    const html = dto.html ?? (dto.body === undefined ? message.html : undefined);
     await this.uow.run(async (tx) => {
       if (ctx.sendEmails) {
         await this.mail.send(tx, {
@@ -59,7 +75,7 @@ export class TransactionReceiptService {
           from: dto.from,
           subject,
           text,
-          html: dto.html,
+          html,
           contextStr: 'transaction',
           contextId: t.transaction_id,
         });

@@ -6,7 +6,7 @@ import { ZERO } from 'src/core/money/decimal';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { newRecordStamps } from 'src/database/record-stamps';
+import { newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx } from 'src/database/unit-of-work';
 import { Transaction } from './entities/transaction.entity';
 

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { NightlyModule } from 'src/billing/nightly/nightly.module';
+import { NightlyModule } from 'src/billing-runs/nightly/nightly.module';
 import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { PaymentsModule } from 'src/payments/payments.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { AchSettlementJob } from './ach-settlement.job';
+import { ChargeAttempts } from './charge-attempts';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
 import { TransactionCustomerDeletion } from './transaction-customer-deletion';
 import { InvoiceApplicationsCheck } from './invoice-applications-check';
@@ -12,9 +13,11 @@ import { InvoiceApplier } from './invoice-applier';
 import { InvoiceLedger } from './invoice-ledger';
 import { InvoicePayAction } from './invoice-pay.action';
 import { InvoicesLedger } from './invoices-ledger';
+import { PaymentAttemptSweeper } from './payment-attempt-sweeper';
 import { PaymentSources } from './payment-sources';
 import { PaymentService } from './payment.service';
 import { NoSubscriptionPaymethods, SubscriptionPaymethods } from './subscription-paymethod';
+import { RefundAttempts } from './refund-attempts';
 import { TransactionActionsService } from './transaction-actions.service';
 import { TransactionCustomerActivity } from './transaction-customer-activity';
 import { TransactionReceiptService } from './transaction-receipt.service';
@@ -33,6 +36,9 @@ import { TransactionsService } from './transactions.service';
     TransactionActionsService,
     TransactionReceiptService,
     PaymentService,
+    ChargeAttempts,
+    RefundAttempts,
+    PaymentAttemptSweeper,
     PaymentSources,
     InvoiceApplier,
     AchSettlementJob,
@@ -44,6 +50,6 @@ import { TransactionsService } from './transactions.service';
     { provide: InvoiceLedger, useClass: InvoicesLedger },
     { provide: SubscriptionPaymethods, useClass: NoSubscriptionPaymethods },
   ],
-  exports: [PaymentService, TransactionsService],
+  exports: [PaymentService, TransactionsService, PaymentAttemptSweeper],
 })
 export class TransactionsModule {}

@@ -3,7 +3,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { applyListQuery, applyWhere } from 'src/core/query';
-import { assertExternalKeyFree } from 'src/core/refs/external-key';
 import { findByPathRef, RefTarget, resolvePayloadRef } from 'src/core/refs/ref-resolver';
 import { parseInputDate, parseInputDatetime } from 'src/core/time/datetime-input';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -20,6 +19,8 @@ import { OFFLINE_METHOD_NAMES } from './transaction-kinds';
 import { TransactionPresenter } from './transaction.presenter';
 import { TRANSACTION_QUERY_FIELDS } from './transaction.query-fields';
 import { customValues, TransactionWriter } from './transaction-writer';
+import { lockCustomerMoney } from './customer-money-lock';
+import { assertPaymentKeyFree } from './payment-external-key';
 
 export const TRANSACTION_REF: RefTarget<Transaction> = {
   entity: Transaction,
@@ -68,8 +69,11 @@ export class TransactionsService {
     await this.applier.check(this.dataSource.manager, customerId, style, amount);
     return this.uow.run(async (tx) => {
       const m = tx.manager;
+      await lockCustomerMoney(tx, [customerId]);
       const locked = await this.applier.lock(tx, customerId, style);
-      await assertExternalKeyFree(m, Transaction, 'transaction_id', dto.external_key, 'transaction');
+      // Under the locks: what the check above saw may have been paid since.
+      this.applier.assertFits(style, locked);
+      await assertPaymentKeyFree(m, dto.external_key);
       const id = await this.writer.insert(
         tx,
         ctx,

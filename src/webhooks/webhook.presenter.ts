@@ -2,12 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Webhook } from './entities/webhook.entity';
 
+/** A `_resthook` on the wire. */
+export type WireWebhook = {
+  resthook_id: number;
+  target_url: string;
+  event: string;
+  nickname: string | null;
+  write_datetime: string | null;
+  url_self: string;
+};
+
 /** A hook on the wire: never its secret (shown once, at creation). */
 @Injectable()
 export class WebhookPresenter {
   constructor(private readonly wire: WireFormat) {}
 
-  present(hook: Webhook): Record<string, unknown> {
+  present(hook: Webhook): WireWebhook {
     return {
       resthook_id: hook.webhook_id,
       target_url: hook.target_url,

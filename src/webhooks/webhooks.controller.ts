@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult } from 'src/core/envelope/api-result';
-import { validateBody } from 'src/core/validation/validate-body';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { WebhookLogService } from './log/webhook-log.service';
@@ -37,8 +37,7 @@ export class WebhooksController {
 
   @Post()
   @NoCollectionActions()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(CreateWebhookDto, body, { readOnly: ['resthook_id', 'secret'], requireData: true });
+  async create(@Body(DtoPipe) dto: CreateWebhookDto, @Ctx() ctx: RequestContext): Promise<ApiResult> {
     const { id, secret } = await this.hooks.create(ctx, dto);
     return new ApiResult(201, { id, secret }, { Location: this.wire.apiUrl('_resthook', id) });
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SharedTokenService } from './delivery/shared-token.service';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
+import { WebhookDeliveryMetrics } from './delivery/webhook-delivery-metrics';
 import { WebhookFanout } from './delivery/webhook-fanout';
 import { WebhookSweeper } from './delivery/webhook-sweeper';
 import { WebhookLogController } from './log/webhook-log.controller';
@@ -22,6 +23,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookDeliverer,
     WebhookFanout,
     WebhookSweeper,
+    WebhookDeliveryMetrics,
   ],
   // The sweeper is exported for the test clock (DESIGN §6: moving it runs webhook retries).
   exports: [SharedTokenService, WebhookSweeper],

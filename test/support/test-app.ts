@@ -10,7 +10,6 @@ import { AppModule } from 'src/app.module';
 import { AppConfig } from 'src/config/app-config';
 import { loadConfig } from 'src/config/load-config';
 import { configureApp } from 'src/configure-app';
-import { EnvelopeExpressAdapter } from 'src/core/envelope/envelope-express-adapter';
 import { CredentialService } from 'src/core/auth/credential.service';
 import { Clock } from 'src/core/clock/clock';
 import { JobQueue } from 'src/core/jobs/job-queue';
@@ -68,7 +67,7 @@ export async function createTestApp(
     );
 
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
-  const app = moduleRef.createNestApplication(new EnvelopeExpressAdapter(), { bodyParser: false, logger: ['error'] });
+  const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error'] });
   configureApp(app);
   await app.init();
   await app.get(CredentialService).bootstrap();

@@ -86,3 +86,8 @@ export function lineTax(taxable: Decimal, ratePercent: Decimal): Decimal {
 export function priceSetup(setup: Decimal): LinePrice {
   return { amount: roundCents(setup), rate: setup };
 }
+
+/** A prorated line (DESIGN §6 "Proration"): the computed amount × the fraction, in cents. */
+export function priceProrated(price: LinePrice, fraction: Decimal): LinePrice {
+  return { amount: roundCents(price.amount.times(fraction)), rate: price.rate };
+}

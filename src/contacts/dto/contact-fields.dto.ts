@@ -1,4 +1,5 @@
 import { MinLength } from 'class-validator';
+import { BodyRules } from 'src/core/validation/body-rules';
 import { customFieldsDto, IntField, StrField } from 'src/core/validation/field-decorators';
 import { PasswordField } from './password-field';
 
@@ -20,11 +21,6 @@ export class ContactFieldsDto {
   @IntField({ nullable: false }) user_type_id?: number;
 }
 
-/** POST /user: the owning customer is given on create only. */
-export class CreateContactDto extends ContactFieldsDto {
-  @IntField({ nullable: false }) customer_id?: number;
-}
-
 export const CONTACT_READ_ONLY = [
   'user_id',
   'token',
@@ -35,3 +31,17 @@ export const CONTACT_READ_ONLY = [
   'url_self',
   'customers',
 ] as const;
+
+/** POST /user: the owning customer is given on create only. */
+@BodyRules({
+  readOnly: CONTACT_READ_ONLY,
+  requireData: true,
+  extraAllowed: ['customer_token', 'customer_external_key'],
+})
+export class CreateContactDto extends ContactFieldsDto {
+  @IntField({ nullable: false }) customer_id?: number;
+}
+
+/** PUT /user/<id>: the owning customer is given on create only. */
+@BodyRules({ readOnly: [...CONTACT_READ_ONLY, 'customer_id', 'customer_token', 'customer_external_key'] })
+export class UpdateContactDto extends ContactFieldsDto {}

@@ -27,13 +27,20 @@ export interface AuthenticatedUser {
   username: string;
 }
 
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by BasicAuthGuard once the credentials are checked. */
+    user?: AuthenticatedUser;
+  }
+}
+
 function queryString(req: Request, name: string): string | null {
   const value = req.query[name];
   return typeof value === 'string' && value !== '' ? value.slice(0, 255) : null;
 }
 
 export function requestContextOf(req: Request): RequestContext {
-  const user = req.user as AuthenticatedUser | undefined;
+  const user = req.user;
   return {
     integrationId: user?.apiCredentialId ?? null,
     ip: normaliseIp(req.ip),

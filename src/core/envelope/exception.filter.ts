@@ -2,7 +2,10 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
+import { requestIdOf } from 'src/core/context/request-id';
+import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
+import { DEPENDENCY_MESSAGES, failedDependency } from './dependency-failure';
 import { errorEnvelope } from './envelope';
 import { sendJson } from './send-json';
 
@@ -17,12 +20,15 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    const { code, message, details } = this.describe(exception);
+    const { code, message, details } = this.describe(exception, requestIdOf(res.req));
     if (res.headersSent) return;
     sendJson(res, code, errorEnvelope(code, message, details));
   }
 
-  private describe(exception: unknown): { code: number; message: string; details?: Record<string, unknown> } {
+  private describe(
+    exception: unknown,
+    requestId: string | undefined,
+  ): { code: number; message: string; details?: Record<string, unknown> } {
     if (exception instanceof ApiError) {
       return { code: exception.code, message: exception.message, details: exception.details };
     }
@@ -32,7 +38,17 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.describeHttp(exception);
     }
-    const errorId = randomUUID();
+    if (exception instanceof WriteConflict) {
+      // Still refused by the database for concurrent writes after the unit's bounded retries.
+      return { code: 409, message: 'The request conflicted with concurrent requests on the same data; retry it.' };
+    }
+    const dependency = failedDependency(exception);
+    if (dependency) {
+      this.logger.warn(`503: ${exception instanceof Error ? exception.message : String(exception)}`);
+      return { code: 503, message: DEPENDENCY_MESSAGES[dependency] };
+    }
+    // The request id, so the client's report and the request's log lines meet.
+    const errorId = requestId ?? randomUUID();
     this.logger.error(
       `[${errorId}] ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
     );

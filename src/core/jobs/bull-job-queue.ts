@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { EnqueueOptions, JobHandler, JobQueue } from './job-queue';
@@ -8,7 +8,7 @@ export const JOBS_QUEUE = 'jobs';
 
 /** Jobs on a Bull queue in Redis, shared by every instance; workers process them. */
 @Injectable()
-export class BullJobQueue extends JobQueue implements OnModuleInit, OnApplicationShutdown {
+export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Jobs');
   private readonly handlers = new Map<string, JobHandler>();
 
@@ -37,6 +37,10 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, OnApplicatio
     });
   }
 
+  async counts(): Promise<Record<string, number>> {
+    return { ...(await this.queue.getJobCounts()) };
+  }
+
   async drain(): Promise<void> {
     for (;;) {
       const counts = await this.queue.getJobCounts();
@@ -45,7 +49,8 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, OnApplicatio
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes: Bull's close waits for this process' running jobs to finish. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.queue.close();
   }
 

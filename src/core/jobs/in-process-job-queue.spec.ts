@@ -55,4 +55,28 @@ describe('InProcessJobQueue', () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(runs).toBe(0);
   });
+
+  it('lets a running job finish before the app closes the database, and drops queued ones', async () => {
+    const queue = new InProcessJobQueue();
+    let finish: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const log: string[] = [];
+    queue.register('slow', async () => {
+      log.push('started');
+      started();
+      await new Promise<void>((resolve) => (finish = resolve));
+      log.push('finished');
+    });
+    await queue.enqueue('slow', {});
+    await running;
+    await queue.enqueue('slow', {}, { delayMs: 10_000 });
+    const closing = queue.beforeApplicationShutdown().then(() => log.push('closed'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log).toEqual(['started']);
+    finish();
+    await closing;
+    expect(log).toEqual(['started', 'finished', 'closed']);
+    expect(await queue.counts()).toEqual({ waiting: 0, active: 0 });
+  });
 });

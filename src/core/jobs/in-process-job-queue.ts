@@ -1,9 +1,9 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { EnqueueOptions, JobHandler, JobQueue } from './job-queue';
 
 /** Runs jobs on this process's event loop (embedded default: no Redis needed). */
 @Injectable()
-export class InProcessJobQueue extends JobQueue implements OnApplicationShutdown {
+export class InProcessJobQueue extends JobQueue implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('Jobs');
   private readonly handlers = new Map<string, JobHandler>();
   private readonly pendingIds = new Set<string>();
@@ -30,11 +30,25 @@ export class InProcessJobQueue extends JobQueue implements OnApplicationShutdown
     return Promise.resolve();
   }
 
+  counts(): Promise<Record<string, number>> {
+    return Promise.resolve({ waiting: this.timers.size, active: this.running.size });
+  }
+
   async drain(): Promise<void> {
     while (this.running.size > 0 || this.timers.size > 0) {
       if (this.running.size > 0) await Promise.allSettled([...this.running]);
       else await new Promise((resolve) => setTimeout(resolve, 5));
     }
+  }
+
+  /**
+   * Before the database closes: queued jobs are dropped (their durable rows are picked up
+   * again after a restart, e.g. by the webhook sweeper), running ones finish, so a webhook
+   * delivery in flight is recorded as sent and not sent again.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.onApplicationShutdown();
+    await Promise.allSettled([...this.running]);
   }
 
   onApplicationShutdown(): void {

@@ -14,6 +14,8 @@ export interface EnqueueOptions {
 export abstract class JobQueue {
   abstract register(name: string, handler: JobHandler): void;
   abstract enqueue(name: string, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+  /** Jobs by state (`waiting`, `active`, `delayed`, ...) for the metrics. */
+  abstract counts(): Promise<Record<string, number>>;
   /** Resolves when nothing is queued or running (tests, shutdown). */
   abstract drain(): Promise<void>;
 }

@@ -1,11 +1,15 @@
 import Decimal from 'decimal.js';
 import { ApiError } from 'src/core/envelope/api-error';
 import { Money } from './decimal';
+import { AMOUNT_LIMIT, RATE_LIMIT } from './decimal.transformer';
 
-const DECIMAL_TEXT = /^-?\d{1,12}(\.\d{1,9})?$/;
+/** Room past every limit, so a too-large number is told its limit rather than "not a number". */
+const DECIMAL_TEXT = /^-?\d{1,15}(\.\d{1,9})?$/;
 
 export interface DecimalInputOptions {
+  /** Default: minus `max`. */
   min?: Decimal.Value;
+  /** Default: AMOUNT_LIMIT for 2 decimals, RATE_LIMIT for more (what JSON renders exactly). */
   max?: Decimal.Value;
   /** Most decimal places kept by the column: 2 for AMOUNT, 6 (the default) for RATE. */
   decimals?: number;
@@ -27,11 +31,13 @@ export function parseDecimalInput(value: unknown, field: string, opts: DecimalIn
   if (parsed.decimalPlaces() > decimals) {
     throw ApiError.badRequest(`Invalid field "${field}": at most ${decimals} decimals.`);
   }
-  if (opts.min !== undefined && parsed.lt(opts.min)) {
-    throw ApiError.badRequest(`Invalid field "${field}": must not be less than ${new Money(opts.min).toString()}.`);
+  const max = new Money(opts.max ?? (decimals <= 2 ? AMOUNT_LIMIT : RATE_LIMIT));
+  const min = new Money(opts.min ?? max.negated());
+  if (parsed.lt(min)) {
+    throw ApiError.badRequest(`Invalid field "${field}": must not be less than ${min.toString()}.`);
   }
-  if (opts.max !== undefined && parsed.gt(opts.max)) {
-    throw ApiError.badRequest(`Invalid field "${field}": must not be more than ${new Money(opts.max).toString()}.`);
+  if (parsed.gt(max)) {
+    throw ApiError.badRequest(`Invalid field "${field}": must not be more than ${max.toString()}.`);
   }
   return parsed;
 }

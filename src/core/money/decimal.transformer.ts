@@ -20,8 +20,14 @@ export class DecimalTransformer implements ValueTransformer {
 }
 
 export const AMOUNT = { type: 'decimal', precision: 18, scale: 2, transformer: new DecimalTransformer(2) } as const;
-/** The largest magnitudes the columns hold: beyond them MariaDB errors and SQLite goes float. */
-export const AMOUNT_LIMIT = new Money('9999999999999999.99');
-export const RATE_LIMIT = new Money('999999999999.999999');
+/**
+ * The largest magnitudes accepted anywhere (inputs, line amounts, invoice totals). At most
+ * 15 significant digits, so both columns hold them exactly (SQLite keeps such a DECIMAL
+ * as a double, which is exact up to 15 digits) and a JSON number renders them exactly;
+ * the DECIMAL(18,2) column itself could go to 16 integer digits, JSON could not.
+ */
+export const AMOUNT_LIMIT = new Money('999999999999.99');
+/** Rates and quantities (6 decimals): 15 significant digits as well. */
+export const RATE_LIMIT = new Money('999999999.999999');
 
 export const RATE = { type: 'decimal', precision: 18, scale: 6, transformer: new DecimalTransformer(6) } as const;

@@ -1,4 +1,4 @@
-import { accountDate, addDays, daysBetween } from './account-date';
+import { accountDate, addDays, daysBetween, nextAccountMidnight } from './account-date';
 
 describe('account dates', () => {
   it('takes the date in the account zone, not UTC', () => {
@@ -17,5 +17,19 @@ describe('account dates', () => {
     expect(daysBetween('2015-04-30', '2015-05-12')).toBe(12);
     expect(daysBetween('2026-03-07', '2026-03-09')).toBe(2); // across the DST change
     expect(daysBetween('2026-01-10', '2026-01-01')).toBe(-9);
+  });
+
+  it('finds the next midnight in the account zone, across a DST change', () => {
+    expect(nextAccountMidnight(new Date('2026-11-22T03:00:00Z'), 'America/Chicago')).toEqual(
+      new Date('2026-11-22T06:00:00Z'),
+    );
+    // Exactly at midnight: the next one, a day later.
+    expect(nextAccountMidnight(new Date('2026-11-22T06:00:00Z'), 'America/Chicago')).toEqual(
+      new Date('2026-11-23T06:00:00Z'),
+    );
+    // The night clocks go back (Nov 1, 2026): 25 hours from the day's start.
+    expect(nextAccountMidnight(new Date('2026-11-01T12:00:00Z'), 'America/Chicago')).toEqual(
+      new Date('2026-11-02T06:00:00Z'),
+    );
   });
 });

@@ -14,3 +14,8 @@ export function addDays(date: string, days: number): string {
 export function daysBetween(from: string, to: string): number {
   return Math.round(DateTime.fromISO(to, { zone: 'UTC' }).diff(DateTime.fromISO(from, { zone: 'UTC' }), 'days').days);
 }
+
+/** The first instant of the account date after the one `instant` falls on (its next midnight). */
+export function nextAccountMidnight(instant: Date, zone: string): Date {
+  return DateTime.fromJSDate(instant, { zone }).startOf('day').plus({ days: 1 }).toJSDate();
+}

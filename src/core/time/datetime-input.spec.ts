@@ -70,3 +70,25 @@ describe('parseInputDate', () => {
     expect(parseInputDate('2026-01-15T12:00:00', CHICAGO)).toBeNull();
   });
 });
+
+describe('input years (1900 to 2999 in the account zone)', () => {
+  const zone = 'America/Chicago';
+
+  it('accepts the first and last day of the range', () => {
+    expect(parseInputDate('1900-01-01', zone)).toBe('1900-01-01');
+    expect(parseInputDate('2999-12-31', zone)).toBe('2999-12-31');
+    expect(parseInputDatetime('2999-12-31 23:59:59', zone)).not.toBeNull();
+  });
+
+  it.each([
+    '9999-12-31',
+    '1899-12-31',
+    '3000-01-01',
+    '0000-01-01',
+    '2999-12-31T23:00:00-12:00',
+    '1900-01-01T00:30:00+14:00',
+  ])('refuses %s', (raw) => {
+    expect(parseInputDate(raw, zone)).toBeNull();
+    expect(parseInputDatetime(raw, zone)).toBeNull();
+  });
+});

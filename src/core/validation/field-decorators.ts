@@ -10,6 +10,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   ValidateIf,
 } from 'class-validator';
 
@@ -61,6 +62,28 @@ export function StrField(max = 255, nullable = true): PropertyDecorator {
   return compose(optional(nullable), IsString({ message: '$property must be a string' }), MaxLength(max));
 }
 
+/** A one-line string (a mail subject or sender): a line break could forge mail headers. */
+export function LineField(max = 255): PropertyDecorator {
+  return compose(
+    optional(false),
+    IsString({ message: '$property must be a string' }),
+    MaxLength(max),
+    Matches(/^[^\r\n]*$/, { message: '$property must not contain line breaks' }),
+  );
+}
+
+/** E-mail addresses separated by commas (as the invoice `email` action reads them). */
+export function EmailListField(): PropertyDecorator {
+  return compose(
+    optional(false),
+    IsString({ message: '$property must be a string' }),
+    MaxLength(1000),
+    Matches(/^\s*[^\s@,]+@[^\s@,]+\s*(,\s*([^\s@,]+@[^\s@,]+)?\s*)*$/, {
+      message: '$property must be e-mail addresses separated by commas',
+    }),
+  );
+}
+
 /** One of a fixed set of strings. */
 export function EnumField(values: readonly string[]): PropertyDecorator {
   return compose(optional(false), IsIn(values, { message: `$property must be one of: ${values.join(', ')}` }));
@@ -95,6 +118,15 @@ export function DateInputField(): PropertyDecorator {
     IsString({ message: '$property must be a date string' }),
     Matches(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2}.*)?$/, {
       message: '$property must be YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or an ISO 8601 datetime with offset',
+    }),
+    // The years of INPUT_YEARS (src/core/time/datetime-input.ts); offsets are checked there.
+    ValidateBy({
+      name: 'inputYears',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value !== 'string' || !/^\d{4}-/.test(value) || /^(19\d\d|2\d\d\d)-/.test(value),
+        defaultMessage: () => '$property must be a date in the years 1900 to 2999',
+      },
     }),
   );
 }

@@ -1,18 +1,10 @@
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, ValidationError } from 'class-validator';
 import { ApiError } from 'src/core/envelope/api-error';
+import { BodyRules, bodyRulesOf } from './body-rules';
 import { cacheValidationRules, validatePresent } from './rule-cache';
 
-type DtoClass<T> = new () => T;
-
-export interface BodyRules {
-  /** Fields the resource returns but never accepts: named as read-only in the 400. */
-  readOnly?: readonly string[];
-  /** An empty object is refused ("No data"), as on creates. */
-  requireData?: boolean;
-  /** Payload reference fields accepted beside the DTO's own (`customer_token`, ...). */
-  extraAllowed?: readonly string[];
-}
+export type DtoClass<T> = new () => T;
 
 cacheValidationRules();
 
@@ -45,8 +37,13 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
 /**
  * Validates a write body against its DTO: unknown and read-only fields are refused by
  * name, then every field's type and format; the first problems are listed in one 400.
+ * The rules are the DTO's own (`@BodyRules`) unless given here.
  */
-export function validateBody<T extends object>(dto: DtoClass<T>, body: unknown, rules: BodyRules = {}): T {
+export function validateBody<T extends object>(
+  dto: DtoClass<T>,
+  body: unknown,
+  rules: BodyRules = bodyRulesOf(dto),
+): T {
   const fields = body === undefined || body === null || body === '' ? {} : asObject(body);
   if (!fields) throw ApiError.badRequest('The request body must be a JSON object.');
   if (rules.requireData && Object.keys(fields).length === 0) {

@@ -1,4 +1,5 @@
 import { Allow } from 'class-validator';
+import { BodyRules } from 'src/core/validation/body-rules';
 import {
   customFieldsDto,
   DateInputField,
@@ -8,43 +9,6 @@ import {
   EnumField,
 } from 'src/core/validation/field-decorators';
 import { PAYCYCLES } from 'src/billing/paycycles';
-
-/** Invoice fields writable on update (SPEC "Invoice"); `date` too, as the samples send it. */
-@customFieldsDto(20)
-export class UpdateInvoiceDto {
-  @StrField() external_key?: string | null;
-  @EnumField(PAYCYCLES) paycycle?: string;
-  @IntField({ nullable: false }) terms_id?: number;
-  @IntField() admin_id?: number | null;
-  @DateInputField() date?: string;
-  @StrField() bill_addr1?: string | null;
-  @StrField() bill_addr2?: string | null;
-  @StrField() bill_addr3?: string | null;
-  @StrField(128) bill_city?: string | null;
-  @StrField(128) bill_state?: string | null;
-  @StrField(32) bill_postcode?: string | null;
-  @StrField(128) bill_country?: string | null;
-  @StrField() bill_notes?: string | null;
-  @StrField() ship_addr1?: string | null;
-  @StrField() ship_addr2?: string | null;
-  @StrField() ship_addr3?: string | null;
-  @StrField(128) ship_city?: string | null;
-  @StrField(128) ship_state?: string | null;
-  @StrField(32) ship_postcode?: string | null;
-  @StrField(128) ship_country?: string | null;
-  @StrField() ship_notes?: string | null;
-  @StrField(65535) memo?: string | null;
-  @StringListField() tags?: string[] | null;
-  /** Checked by parseLineItems. */
-  @Allow() line_items?: unknown;
-}
-
-/** POST /invoice: the update fields plus the create-only ones; the customer comes as a payload ref. */
-export class CreateInvoiceDto extends UpdateInvoiceDto {
-  @StrField(64) refnumber?: string | null;
-  @IntField({ nullable: false }) currency_id?: number;
-  @IntField() class_id?: number | null;
-}
 
 export const INVOICE_CUSTOMER_REFS = ['customer_id', 'customer_token', 'customer_external_key'] as const;
 
@@ -104,3 +68,44 @@ export const INVOICE_READ_ONLY = [
   'sent',
   'delay_datetime',
 ] as const;
+
+/** Invoice fields writable on update (SPEC "Invoice"); `date` too, as the samples send it. */
+@customFieldsDto(20)
+@BodyRules({
+  readOnly: [...INVOICE_READ_ONLY, 'refnumber', 'currency_id', 'class_id', ...INVOICE_CUSTOMER_REFS],
+})
+export class UpdateInvoiceDto {
+  @StrField() external_key?: string | null;
+  @EnumField(PAYCYCLES) paycycle?: string;
+  @IntField({ nullable: false }) terms_id?: number;
+  @IntField() admin_id?: number | null;
+  @DateInputField() date?: string;
+  @StrField() bill_addr1?: string | null;
+  @StrField() bill_addr2?: string | null;
+  @StrField() bill_addr3?: string | null;
+  @StrField(128) bill_city?: string | null;
+  @StrField(128) bill_state?: string | null;
+  @StrField(32) bill_postcode?: string | null;
+  @StrField(128) bill_country?: string | null;
+  @StrField() bill_notes?: string | null;
+  @StrField() ship_addr1?: string | null;
+  @StrField() ship_addr2?: string | null;
+  @StrField() ship_addr3?: string | null;
+  @StrField(128) ship_city?: string | null;
+  @StrField(128) ship_state?: string | null;
+  @StrField(32) ship_postcode?: string | null;
+  @StrField(128) ship_country?: string | null;
+  @StrField() ship_notes?: string | null;
+  @StrField(65535) memo?: string | null;
+  @StringListField() tags?: string[] | null;
+  /** Checked by parseLineItems. */
+  @Allow() line_items?: unknown;
+}
+
+/** POST /invoice: the update fields plus the create-only ones; the customer comes as a payload ref. */
+@BodyRules({ readOnly: INVOICE_READ_ONLY, requireData: true, extraAllowed: INVOICE_CUSTOMER_REFS })
+export class CreateInvoiceDto extends UpdateInvoiceDto {
+  @StrField(64) refnumber?: string | null;
+  @IntField({ nullable: false }) currency_id?: number;
+  @IntField() class_id?: number | null;
+}

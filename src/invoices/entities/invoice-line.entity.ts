@@ -6,6 +6,10 @@ import { customColumns } from 'src/database/base-record';
 /** Proration fractions keep 9 places (DESIGN §5). */
 export const FRACTION = { type: 'decimal', precision: 18, scale: 9, transformer: new DecimalTransformer(9) } as const;
 
+/** What a line bills: a manual line (POST /invoice), or one a subscription generated. */
+export const LINE_ORIGINS = ['manual', 'recurring', 'usage', 'setup', 'proration', 'trial'] as const;
+export type LineOrigin = (typeof LINE_ORIGINS)[number];
+
 /** A line of an invoice; its amounts come from the pricing module when it is written. */
 @Entity('invoice_line')
 @customColumns(10, 3)
@@ -42,4 +46,8 @@ export class InvoiceLine {
   @Column({ type: 'boolean', default: false }) is_taxed: boolean;
   @Column({ type: 'boolean', default: false }) is_latefee: boolean;
   @Column({ type: 'boolean', default: false }) is_obligation: boolean;
+  /** Internal (not on the wire): what the line bills and the period it covers. */
+  @Column({ type: 'varchar', length: 16, default: 'manual' }) line_origin: LineOrigin;
+  @Column({ type: 'datetime', nullable: true }) period_from: Date | null;
+  @Column({ type: 'datetime', nullable: true }) period_to: Date | null;
 }

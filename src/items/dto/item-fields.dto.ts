@@ -1,4 +1,5 @@
 import { Allow } from 'class-validator';
+import { BodyRules } from 'src/core/validation/body-rules';
 import { BoolField, customFieldsDto, EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
 import { ITEM_TYPES, ItemType } from '../entities/item.entity';
 
@@ -39,3 +40,11 @@ export const ITEM_READ_ONLY = [
   'categories',
   'url_self',
 ] as const;
+
+/** POST /item. */
+@BodyRules({ readOnly: ITEM_READ_ONLY, requireData: true })
+export class CreateItemDto extends ItemFieldsDto {}
+
+/** PUT /item/<id>. */
+@BodyRules({ readOnly: ITEM_READ_ONLY })
+export class UpdateItemDto extends ItemFieldsDto {}

@@ -1,3 +1,4 @@
+import { BodyRules } from 'src/core/validation/body-rules';
 import { IsString, MaxLength, ValidateIf } from 'class-validator';
 import { EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
 import { digitsText } from './digits-text';
@@ -25,12 +26,6 @@ export class BankAccountFieldsDto {
   @StrField() bank?: string | null;
 }
 
-/** POST /ach. */
-export class CreateBankAccountDto extends BankAccountFieldsDto {
-  @IntField() customer_id?: number;
-  @StrField() external_key?: string | null;
-}
-
 export const BANK_ACCOUNT_READ_ONLY = [
   'ach_id',
   'token',
@@ -39,3 +34,14 @@ export const BANK_ACCOUNT_READ_ONLY = [
   'mask_number',
   'type_name',
 ] as const;
+
+/** POST /ach. */
+@BodyRules({
+  readOnly: BANK_ACCOUNT_READ_ONLY,
+  requireData: true,
+  extraAllowed: ['customer_token', 'customer_external_key'],
+})
+export class CreateBankAccountDto extends BankAccountFieldsDto {
+  @IntField() customer_id?: number;
+  @StrField() external_key?: string | null;
+}

@@ -1,3 +1,4 @@
+import { BodyRules } from 'src/core/validation/body-rules';
 import { IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IntField, StrField } from 'src/core/validation/field-decorators';
 import { digitsText } from './digits-text';
@@ -31,12 +32,6 @@ export class CardFieldsDto {
   @StrField(128) country?: string | null;
 }
 
-/** POST /creditcard. */
-export class CreateCreditCardDto extends CardFieldsDto {
-  @IntField() customer_id?: number;
-  @StrField() external_key?: string | null;
-}
-
 /** Fields a card read returns but a write never takes. */
 export const CARD_READ_ONLY = [
   'creditcard_id',
@@ -48,3 +43,14 @@ export const CARD_READ_ONLY = [
   'expdate_formatted',
   'type_name',
 ] as const;
+
+/** POST /creditcard. */
+@BodyRules({
+  readOnly: CARD_READ_ONLY,
+  requireData: true,
+  extraAllowed: ['customer_token', 'customer_external_key'],
+})
+export class CreateCreditCardDto extends CardFieldsDto {
+  @IntField() customer_id?: number;
+  @StrField() external_key?: string | null;
+}

@@ -1,5 +1,5 @@
 import { Allow } from 'class-validator';
-import { IntField, StrField } from 'src/core/validation/field-decorators';
+import { EmailListField, IntField, LineField, StrField } from 'src/core/validation/field-decorators';
 
 /** `action=decline`. */
 export class DeclineDto {
@@ -20,12 +20,12 @@ export class ChangeAppliedDto {
 
 /** `action=email`: every field overrides the default receipt. */
 export class EmailReceiptDto {
-  @StrField() email?: string;
-  @StrField() cc?: string;
-  @StrField() bcc?: string;
-  @StrField() subject?: string;
+  @EmailListField() email?: string;
+  @EmailListField() cc?: string;
+  @EmailListField() bcc?: string;
+  @LineField() subject?: string;
   @StrField(65535) body?: string;
   @StrField(65535) html?: string;
-  @StrField() from?: string;
+  @LineField() from?: string;
   @IntField() message_id?: number;
 }

@@ -1,6 +1,7 @@
 import { isIP, type LookupFunction } from 'node:net';
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
 import { VettedTarget } from './target-url-guard';
 
 /** What a receiver answered, or why there was no answer. */
@@ -27,6 +28,7 @@ export function postPinned(
   headers: Record<string, string>,
   options: PostOptions,
 ): Promise<PostOutcome> {
+  assertOutsideUnitOfWork('webhook delivery');
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);

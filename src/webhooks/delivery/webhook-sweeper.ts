@@ -1,40 +1,47 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource, In, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
-import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
+import { DueWork } from 'src/core/schedule/due-work';
+import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
+import { DeliveryStatus, WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { WebhookDeliverer } from './webhook-deliverer';
 
-const SWEEP_INTERVAL_MS = 2_000;
 const SWEEP_BATCH = 500;
+const OPEN: DeliveryStatus[] = ['pending', 'failed'];
 
 /**
  * Queues every delivery that is due (first attempts whose job was lost with a dead
- * process, and retries whose time has come by the Clock): at start and on a timer.
- * Tests move the Clock and call `sweep()` instead of waiting.
+ * process, and retries whose time has come by the Clock). Due work, checked every 2 s
+ * (and at start); a due moment is a delivery's `next_attempt_datetime`. Tests move the
+ * Clock and call `sweep()`, or move the test clock, instead of waiting.
  */
 @Injectable()
-export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Webhooks');
-  private timer: NodeJS.Timeout | null = null;
+export class WebhookSweeper implements DueWork, OnModuleInit {
+  readonly name = 'webhooks.sweep';
+  readonly trigger = { kind: 'interval', everyMs: 2_000 } as const;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly deliverer: WebhookDeliverer,
+    private readonly registry: DueWorkRegistry,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (this.config.appRole === 'api') return;
-    await this.sweepLogged();
-    this.timer = setInterval(() => void this.sweepLogged(), SWEEP_INTERVAL_MS);
-    this.timer.unref();
+  onModuleInit(): void {
+    this.registry.register(this);
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+  async runDue(): Promise<void> {
+    await this.sweep();
+  }
+
+  async nextDueAfter(after: Date): Promise<Date | null> {
+    const next = await this.dataSource.getRepository(WebhookDelivery).findOne({
+      select: { webhook_delivery_id: true, next_attempt_datetime: true },
+      where: { status: In(OPEN), next_attempt_datetime: MoreThan(after) },
+      order: { next_attempt_datetime: 'ASC' },
+    });
+    return next?.next_attempt_datetime ?? null;
   }
 
   /** Queues the due deliveries; returns how many. */
@@ -44,7 +51,7 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
       .getRepository(WebhookDelivery)
       .createQueryBuilder('d')
       .select(['d.webhook_delivery_id', 'd.attempts'])
-      .where('d.status IN (:...open)', { open: ['pending', 'failed'] })
+      .where('d.status IN (:...open)', { open: OPEN })
       .andWhere('d.next_attempt_datetime <= :now', { now })
       .andWhere('(d.locked_until_datetime IS NULL OR d.locked_until_datetime < :now)', { now })
       .orderBy('d.next_attempt_datetime', 'ASC')
@@ -52,13 +59,5 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
       .getMany();
     for (const delivery of due) await this.deliverer.kick(delivery.webhook_delivery_id, delivery.attempts);
     return due.length;
-  }
-
-  private async sweepLogged(): Promise<void> {
-    try {
-      await this.sweep();
-    } catch (error) {
-      this.logger.error(`Webhook sweep failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
   }
 }

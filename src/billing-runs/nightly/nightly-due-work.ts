@@ -1,0 +1,42 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { JobQueue } from 'src/core/jobs/job-queue';
+import { DueWork } from 'src/core/schedule/due-work';
+import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
+import { accountDate, nextAccountMidnight } from 'src/core/time/account-date';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { NightlyJob } from './nightly-job';
+
+export const NIGHTLY_JOB = 'billing.nightly';
+
+/**
+ * The nightly job as due work: due at each account midnight; as of a moment it queues the
+ * run for that moment's account date (the job id and the night's claim make repeats no-ops).
+ */
+@Injectable()
+export class NightlyDueWork implements DueWork, OnModuleInit {
+  readonly name = NIGHTLY_JOB;
+  readonly trigger = { kind: 'billing-cron' } as const;
+
+  constructor(
+    private readonly registry: DueWorkRegistry,
+    private readonly jobs: JobQueue,
+    private readonly wire: WireFormat,
+    private readonly job: NightlyJob,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(NIGHTLY_JOB, async (payload) => {
+      await this.job.runFor(String(payload.date));
+    });
+    this.registry.register(this);
+  }
+
+  async runDue(asOf: Date): Promise<void> {
+    const date = accountDate(asOf, this.wire.timezone);
+    await this.jobs.enqueue(NIGHTLY_JOB, { date }, { jobId: `${NIGHTLY_JOB}-${date}` });
+  }
+
+  nextDueAfter(after: Date): Promise<Date> {
+    return Promise.resolve(nextAccountMidnight(after, this.wire.timezone));
+  }
+}

@@ -1,0 +1,33 @@
+import Decimal from 'decimal.js';
+import { DateTime } from 'luxon';
+import { Money, roundCents } from 'src/core/money/decimal';
+import { Cycle } from './cycle-calendar';
+
+/** Proration fractions keep 9 places, half up (DESIGN §5). */
+export const FRACTION_PLACES = 9;
+
+/**
+ * The part of `cycle` left from `change` to its end (DESIGN §6 "Cycle and proration
+ * rules"): whole days from the change to the cycle end ÷ whole days in the cycle, both
+ * counted as calendar dates of the account zone, 9 places half up. A change on the first
+ * day of the cycle leaves 1; one at or after the end leaves 0.
+ */
+export function prorationFraction(cycle: Cycle, change: Date, zone: string): Decimal {
+  const total = calendarDays(cycle.start, cycle.end, zone);
+  const from = change < cycle.start ? cycle.start : change;
+  const left = Math.max(0, calendarDays(from, cycle.end, zone));
+  if (total <= 0) return new Money(0);
+  return new Money(left).div(total).toDecimalPlaces(FRACTION_PLACES, Decimal.ROUND_HALF_UP);
+}
+
+/** A price for the prorated part of a cycle: price × fraction, rounded once to cents. */
+export function proratedAmount(price: Decimal, fraction: Decimal): Decimal {
+  return roundCents(new Money(price).times(fraction));
+}
+
+/** Whole calendar days between the dates (in `zone`) of two instants. */
+function calendarDays(from: Date, to: Date, zone: string): number {
+  const a = DateTime.fromJSDate(from, { zone }).startOf('day');
+  const b = DateTime.fromJSDate(to, { zone }).startOf('day');
+  return Math.round(b.diff(a, 'days').days);
+}

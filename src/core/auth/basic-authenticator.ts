@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiError } from 'src/core/envelope/api-error';
+import { AuthenticatedUser } from 'src/core/context/request-context';
+import { parseBasicAuthorization } from './basic-credentials';
+import { CredentialService } from './credential.service';
+import { LoginThrottle } from './login-throttle';
+
+/**
+ * Checks a request's HTTP Basic credentials (RFC 7617) against the API credential table,
+ * slowing failed sign-ins (429 with Retry-After). passport-http is not used: it splits the
+ * decoded pair at every colon, so `user:pass:extra` signed in as `user:pass`.
+ */
+@Injectable()
+export class BasicAuthenticator {
+  constructor(
+    private readonly credentials: CredentialService,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  /** The signed-in API user; throws the 401 or 429 envelope otherwise. */
+  async authenticate(req: Request, res: Response): Promise<AuthenticatedUser> {
+    const given = parseBasicAuthorization(req.headers.authorization);
+    if (!given) throw ApiError.unauthorized();
+    const address = req.ip ?? 'unknown';
+    const wait = await this.throttle.retryAfter(address, given.username);
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait));
+      throw new ApiError(429, 'Too many failed sign-in attempts. Please retry after the Retry-After delay.');
+    }
+    const id = await this.credentials.verify(given.username, given.password);
+    if (id === null) {
+      await this.throttle.failed(address, given.username);
+      throw ApiError.unauthorized();
+    }
+    return { apiCredentialId: id, username: given.username };
+  }
+}

@@ -1,0 +1,70 @@
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import Redis from 'ioredis';
+import { hash } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { redisOptions } from 'src/config/redis-options';
+import { Clock } from 'src/core/clock/clock';
+import { redisReady } from 'src/core/throttle/redis-ready';
+import { WindowCounters } from 'src/core/throttle/window-counters';
+
+/**
+ * Slows password guessing without letting a guesser lock the real credential out. Failed
+ * sign-ins are counted per window (AUTH_FAILURE_WINDOW_SECONDS) per client address, per
+ * (address, username) and per username. An address over its own limit, or over its limit
+ * for that username, is refused (429) before its credentials are checked. The per-username
+ * limit only bars addresses that have themselves failed in the window: a clean address
+ * still signs in, so guesses from elsewhere cannot lock the owner out.
+ */
+@Injectable()
+export class LoginThrottle implements OnModuleInit, OnApplicationShutdown {
+  private readonly redis: Redis | null;
+  private readonly counters: WindowCounters;
+  private readonly windowMs: number;
+
+  constructor(
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.redis = config.redisUrl ? new Redis(config.redisUrl, redisOptions(config.timeouts)) : null;
+    // An error event without a listener would be thrown; WindowCounters reports outages.
+    this.redis?.on('error', () => undefined);
+    this.counters = new WindowCounters(this.redis, `billing:${config.db.name}:login`);
+    this.windowMs = config.authThrottle.windowSeconds * 1000;
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (this.redis) await redisReady(this.redis, this.config.timeouts.redisCommandMs);
+  }
+
+  /** Seconds the caller must wait before signing in as `username` from `address`, or 0. */
+  async retryAfter(address: string, username: string): Promise<number> {
+    const now = this.clock.now().getTime();
+    const [byAddress, byAddressUser, byUser] = await this.counters.read(
+      this.keys(address, username),
+      now,
+      this.windowMs,
+    );
+    const limits = this.config.authThrottle;
+    const barred =
+      byAddress >= limits.perAddress ||
+      byAddressUser >= limits.perAddressUser ||
+      (byUser >= limits.perUser && byAddress > 0);
+    return barred ? Math.ceil(WindowCounters.remainingMs(now, this.windowMs) / 1000) : 0;
+  }
+
+  /** Counts one failed sign-in. */
+  async failed(address: string, username: string): Promise<void> {
+    await this.counters.add(this.keys(address, username), this.clock.now().getTime(), this.windowMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.redis?.status === 'ready') await this.redis.quit();
+    else this.redis?.disconnect();
+  }
+
+  private keys(address: string, username: string): string[] {
+    // A digest keeps keys short whatever the client sends as a username.
+    const user = hash('sha256', username, 'base64url').slice(0, 22);
+    return [`a:${address}`, `au:${address}:${user}`, `u:${user}`];
+  }
+}

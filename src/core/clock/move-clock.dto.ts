@@ -1,0 +1,6 @@
+import { StrField } from 'src/core/validation/field-decorators';
+
+/** `POST /_clock`: the moment to move to (any accepted datetime form). */
+export class MoveClockDto {
+  @StrField(64, false) datetime: string;
+}

@@ -1,0 +1,46 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DueWork } from './due-work';
+
+/**
+ * The one way a module plugs timed work in: it registers a `DueWork` from its own module
+ * (in `onModuleInit`); @nestjs/schedule triggers it (DueWorkScheduler) and the test clock
+ * iterates it. Registration order is the order works run in at one moment.
+ */
+@Injectable()
+export class DueWorkRegistry {
+  private readonly logger = new Logger('Schedule');
+  private readonly works: DueWork[] = [];
+
+  register(work: DueWork): void {
+    if (this.works.some((w) => w.name === work.name)) throw new Error(`Due work "${work.name}" is registered twice`);
+    this.works.push(work);
+  }
+
+  all(): readonly DueWork[] {
+    return this.works;
+  }
+
+  /** Runs one work as of `asOf`; a failure is logged, never thrown (the next tick retries). */
+  async runOne(work: DueWork, asOf: Date): Promise<void> {
+    try {
+      await work.runDue(asOf);
+    } catch (error) {
+      this.logger.error(`${work.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Runs every work as of `asOf`, in registration order. */
+  async runAllDue(asOf: Date): Promise<void> {
+    for (const work of this.works) await this.runOne(work, asOf);
+  }
+
+  /** The earliest moment strictly after `after` at which any work has something to do. */
+  async nextDueAfter(after: Date): Promise<Date | null> {
+    let next: Date | null = null;
+    for (const work of this.works) {
+      const at = work.nextDueAfter ? await work.nextDueAfter(after) : null;
+      if (at && at.getTime() > after.getTime() && (!next || at.getTime() < next.getTime())) next = at;
+    }
+    return next;
+  }
+}

@@ -1,0 +1,26 @@
+/** How a write body is read beyond its DTO's own fields: declared once, on the DTO class. */
+export interface BodyRules {
+  /** Fields the resource returns but never accepts: named as read-only in the 400. */
+  readOnly?: readonly string[];
+  /** An empty object is refused ("No data"), as on creates. */
+  requireData?: boolean;
+  /** Payload reference fields accepted beside the DTO's own (`customer_token`, ...). */
+  extraAllowed?: readonly string[];
+}
+
+const rulesOfDto = new WeakMap<object, BodyRules>();
+
+/**
+ * `@Body(...)` rules of a DTO class: `@BodyRules({ readOnly: CUSTOMER_READ_ONLY, requireData: true })`.
+ * A subclass has its own rules, never its parent's (a create and an update DTO differ).
+ */
+export function BodyRules(rules: BodyRules): ClassDecorator {
+  return (target) => {
+    rulesOfDto.set(target, rules);
+  };
+}
+
+/** The rules declared on `dto` (none: no read-only fields, an empty body allowed). */
+export function bodyRulesOf(dto: object): BodyRules {
+  return rulesOfDto.get(dto) ?? {};
+}

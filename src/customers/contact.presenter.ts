@@ -1,0 +1,94 @@
+import { EntityManager } from 'typeorm';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { Customer } from './entities/customer.entity';
+import { ReferenceService } from 'src/reference/reference.service';
+import { Contact } from './entities/contact.entity';
+import { customFields20 } from 'src/core/wire/custom-fields';
+
+export interface ContactCustomerRef {
+  customer_id: number;
+  company: string | null;
+}
+
+/** A contact's display name: its stored `name`, else first, middle and last name (as recorded). */
+export function contactName(contact: Pick<Contact, 'name' | 'first_name' | 'middle_name_glob' | 'last_name'>): string {
+  if (contact.name && contact.name.trim() !== '') return contact.name;
+  return [contact.first_name, contact.middle_name_glob, contact.last_name]
+    .filter((p) => p && p.trim() !== '')
+    .join(' ');
+}
+
+/** A contact (`/user`) on the wire (SPEC "Contact / user"). */
+export type WireContact = {
+  user_id: number;
+  external_key: string | null;
+  first_name: string | null;
+  middle_name_glob: string | null;
+  last_name: string | null;
+  name_suffix: string | null;
+  title: string;
+  email: string | null;
+  token: string;
+  phone: string;
+  mobile: string;
+  user_type_id: number;
+  user_type_name: string | null;
+  write_datetime: string | null;
+  mod_datetime: string | null;
+  name: string;
+  display_as: string;
+  username: string;
+  customer_id: number;
+  url_self: string;
+  customers: Array<{ customer_id: string; company: string | null }>;
+} & ReturnType<typeof customFields20>;
+
+/** The wire shape of a contact (SPEC "Contact / user"; field order as recorded). */
+export function presentContact(
+  contact: Contact,
+  customer: ContactCustomerRef | null,
+  wire: WireFormat,
+  reference: ReferenceService,
+): WireContact {
+  const name = contactName(contact);
+  return {
+    user_id: contact.user_id,
+    external_key: contact.external_key,
+    first_name: contact.first_name,
+    middle_name_glob: contact.middle_name_glob,
+    last_name: contact.last_name,
+    name_suffix: contact.name_suffix,
+    title: contact.title ?? '',
+    email: contact.email,
+    token: contact.token,
+    phone: contact.phone ?? '',
+    mobile: contact.mobile ?? '',
+    user_type_id: contact.user_type_id,
+    user_type_name: reference.userType(contact.user_type_id)?.user_type_name ?? null,
+    write_datetime: wire.datetime(contact.write_datetime),
+    mod_datetime: wire.datetime(contact.mod_datetime),
+    name,
+    display_as: name,
+    username: contact.username,
+    customer_id: contact.customer_id,
+    ...customFields20(contact),
+    url_self: wire.apiUrl('user', contact.user_id),
+    customers: customer ? [{ customer_id: String(customer.customer_id), company: customer.company }] : [],
+  };
+}
+
+/** Loads a contact and its customer and presents them; null when the contact does not exist. */
+export async function presentStoredContact(
+  manager: EntityManager,
+  userId: number,
+  wire: WireFormat,
+  reference: ReferenceService,
+): Promise<WireContact | null> {
+  const contact = await manager.findOne(Contact, { where: { user_id: userId } });
+  if (!contact) return null;
+  const customer = await manager.findOne(Customer, {
+    where: { customer_id: contact.customer_id },
+    select: { customer_id: true, company: true },
+  });
+  return presentContact(contact, customer, wire, reference);
+}

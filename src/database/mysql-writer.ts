@@ -1,0 +1,64 @@
+import { EntityManager, QueryRunner } from 'typeorm';
+import { deferInsertsIn, flushDeferredInserts } from './deferred-inserts';
+import { isConcurrencyConflict, WriteConflict } from './write-conflict';
+
+/** Runs of one unit at most: the first, then fresh starts after a concurrency conflict. */
+export const MAX_MYSQL_RUNS = 4;
+
+/**
+ * The MySQL/MariaDB writer: every unit in a transaction of its own, on a pooled
+ * connection, so no unit shares a transaction with another request or is undone or
+ * re-run because of another one.
+ *
+ * A unit the database refused because of a concurrent transaction (deadlock victim, lock
+ * wait timeout, unique key taken meanwhile: `isConcurrencyConflict`), before COMMIT and
+ * with its rollback done, starts afresh, at most MAX_MYSQL_RUNS times: nothing of the
+ * refused run is left in the database, and it cannot have called outside it (the guard
+ * in outside-call-guard.ts throws). A failed COMMIT is never retried (whether it took
+ * effect is unknown).
+ */
+export class MysqlWriter {
+  constructor(private readonly runner: () => QueryRunner) {}
+
+  async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    for (let run = 1; ; run++) {
+      const outcome = await this.runOnce(work);
+      if (outcome.ok) return outcome.result;
+      if (!outcome.retryable) throw outcome.error;
+      if (run >= MAX_MYSQL_RUNS) throw new WriteConflict(outcome.error);
+    }
+  }
+
+  private async runOnce<T>(
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<{ ok: true; result: T } | { ok: false; error: unknown; retryable: boolean }> {
+    const runner = this.runner();
+    let committing = false;
+    try {
+      await runner.startTransaction();
+      const manager = runner.manager;
+      deferInsertsIn(manager);
+      const result = await work(manager);
+      await flushDeferredInserts(manager);
+      committing = true;
+      await runner.commitTransaction();
+      return { ok: true, result };
+    } catch (error) {
+      const rolledBack = await rollBack(runner);
+      return { ok: false, error, retryable: !committing && rolledBack && isConcurrencyConflict(error) };
+    } finally {
+      await runner.release();
+    }
+  }
+}
+
+/** Ends a failed transaction; false when that failed too (the connection is then suspect). */
+async function rollBack(runner: QueryRunner): Promise<boolean> {
+  if (!runner.isTransactionActive) return true;
+  try {
+    await runner.rollbackTransaction();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Set while a unit of work's body runs; cleared when the body settles. */
+interface UnitMark {
+  active: boolean;
+}
+
+const unitBody = new AsyncLocalStorage<UnitMark>();
+
+/**
+ * Runs a unit of work's body with the mark set, so that everything it awaits (and
+ * nothing after it) is known to be inside a database transaction.
+ */
+export async function runAsUnitBody<T>(body: () => Promise<T>): Promise<T> {
+  const mark: UnitMark = { active: true };
+  try {
+    return await unitBody.run(mark, body);
+  } finally {
+    // Work the body started but did not await (a promise left running) is outside once it ends.
+    mark.active = false;
+  }
+}
+
+/** Whether the caller runs inside a unit of work's body. */
+export function insideUnitOfWork(): boolean {
+  return unitBody.getStore()?.active === true;
+}
+
+/** Thrown when an outside call (gateway, HTTP, mail) is made inside a unit of work. */
+export class OutsideCallInUnitOfWork extends Error {
+  constructor(what: string) {
+    super(
+      `${what} inside a unit of work: calls outside the database run before the transaction ` +
+        `(after committing what records them) or in Tx.afterCommit, never inside it.`,
+    );
+    this.name = 'OutsideCallInUnitOfWork';
+  }
+}
+
+/**
+ * Refuses an outside call made inside a unit of work's body: there it would hold the
+ * transaction's locks while it waits, and would not be undone with the transaction.
+ * Called by every PaymentGateway method, webhook delivery and mail sending.
+ */
+export function assertOutsideUnitOfWork(what: string): void {
+  if (insideUnitOfWork()) throw new OutsideCallInUnitOfWork(what);
+}

@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Handlebars from 'handlebars';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { businessNameOf } from 'src/config/business-name';
+
+export type MailTemplateName = 'invoice' | 'payment-receipt' | 'payment-failure' | 'password-reset' | 'password-set';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const URL_PATTERN = /(https?:\/\/[^\s<]+)/g;
+
+/**
+ * The default messages (templates/<name>.hbs: a `Subject:` line, a blank line, the plain
+ * text). The HTML part is the same text in layout.html.hbs, its links made clickable, so
+ * the two parts never say different things. Callers' overrides (`subject`, `body`, `html`)
+ * replace the matching part.
+ */
+@Injectable()
+export class MailTemplates {
+  private readonly hbs = Handlebars.create();
+  private readonly compiled = new Map<string, Handlebars.TemplateDelegate>();
+  private readonly businessName: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.businessName = businessNameOf(config);
+  }
+
+  render(name: MailTemplateName, data: Record<string, unknown>): RenderedMail {
+    // Plain text: nothing to escape (HTML escaping would show &amp; to the reader).
+    const source = this.template(name, { noEscape: true })({ businessName: this.businessName, ...data });
+    const [first, ...rest] = source.split('\n');
+    if (!first.startsWith('Subject: ')) throw new Error(`Mail template ${name} does not start with a Subject line.`);
+    const subject = first.slice('Subject: '.length).trim();
+    const text = rest.join('\n').trim() + '\n';
+    const paragraphs = text
+      .trim()
+      .split(/\n{2,}/)
+      .map((p) => ({ parts: p.split(URL_PATTERN).map((part, i) => (i % 2 === 1 ? { link: part } : { text: part })) }));
+    const html = this.template('layout.html', {})({ businessName: this.businessName, subject, paragraphs });
+    return { subject, text, html };
+  }
+
+  private template(name: string, options: CompileOptions): Handlebars.TemplateDelegate {
+    let template = this.compiled.get(name);
+    if (!template) {
+      template = this.hbs.compile(readFileSync(join(__dirname, 'templates', `${name}.hbs`), 'utf8'), options);
+      this.compiled.set(name, template);
+    }
+    return template;
+  }
+}

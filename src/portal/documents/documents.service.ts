@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from 'src/core/clock/clock';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { PortalPages } from 'src/portal/portal-pages';
+import { PortalRecords, Wire } from 'src/portal/portal-records';
+import { invoiceDocument, InvoiceDocument } from './invoice-document';
+import { statementDocument, StatementDocument } from './statement-document';
+import { decimalOf } from './wire-values';
+
+/** Assembles printed invoices and statements from the API's reads. */
+@Injectable()
+export class DocumentsService {
+  constructor(
+    private readonly records: PortalRecords,
+    private readonly pages: PortalPages,
+    private readonly wire: WireFormat,
+    private readonly clock: Clock,
+  ) {}
+
+  async invoice(invoice: Wire): Promise<InvoiceDocument> {
+    const invoiceId = Number(invoice.invoice_id);
+    const [customer, transactions] = await Promise.all([
+      this.records.customer(Number(invoice.customer_id)),
+      this.records.paymentsOn(invoiceId),
+    ]);
+    const payments = await Promise.all(
+      transactions.map(async (listed) => {
+        const single = await this.records.transaction(Number(listed.transaction_id));
+        const applications = (single.applied_to as Wire[] | undefined) ?? [];
+        const applied = applications
+          .filter((a) => Number(a.invoice_id) === invoiceId)
+          .reduce((sum, a) => sum.plus(decimalOf(a.applied)), decimalOf(0));
+        return { transaction: single, applied };
+      }),
+    );
+    return invoiceDocument(
+      this.pages.businessName,
+      invoice,
+      customer,
+      payments.filter((p) => !p.applied.isZero()),
+    );
+  }
+
+  async statement(customer: Wire): Promise<StatementDocument> {
+    const ids = [Number(customer.customer_id)];
+    const [invoices, payments] = await Promise.all([this.records.invoicesOf(ids), this.records.paymentsOf(ids)]);
+    const today = this.wire.date(this.clock.now()) ?? '';
+    return statementDocument(this.pages.businessName, today, customer, invoices, payments);
+  }
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from 'src/core/context/request-context';
+import { validateBody } from 'src/core/validation/validate-body';
+import { CustomerActions } from 'src/customers/customer-actions';
+import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
+import { CreditCardsService } from 'src/paymethods/credit-cards.service';
+import { BANK_ACCOUNT_READ_ONLY, CreateBankAccountDto } from 'src/paymethods/dto/bank-account-fields.dto';
+import { CARD_READ_ONLY, CreateCreditCardDto } from 'src/paymethods/dto/card-fields.dto';
+import { PaymethodForm } from './paymethod-form';
+
+/**
+ * Saves a card or bank account a customer typed in and makes it the default (the "card
+ * on file"), through the same services as `POST /creditcard` and `setPayMethod`: the
+ * number goes to the gateway's tokenizer and only its mask is stored.
+ */
+@Injectable()
+export class PaymethodSaver {
+  constructor(
+    private readonly cards: CreditCardsService,
+    private readonly bankAccounts: BankAccountsService,
+    private readonly customerActions: CustomerActions,
+  ) {}
+
+  async save(ctx: RequestContext, customerId: number, form: PaymethodForm): Promise<string> {
+    const body: Record<string, unknown> = { ...form.fields, customer_id: customerId };
+    if (form.kind === 'card') {
+      const dto = validateBody(CreateCreditCardDto, body, { readOnly: CARD_READ_ONLY });
+      const id = await this.cards.create(ctx, dto, body);
+      await this.setDefault(ctx, customerId, { paymethod: 'crd', creditcard_id: id });
+      return String((await this.cards.findOne(String(id))).mask_number);
+    }
+    const dto = validateBody(CreateBankAccountDto, body, { readOnly: BANK_ACCOUNT_READ_ONLY });
+    const id = await this.bankAccounts.create(ctx, dto, body);
+    await this.setDefault(ctx, customerId, { paymethod: 'ach', ach_id: id });
+    return String((await this.bankAccounts.findOne(String(id))).mask_number);
+  }
+
+  private async setDefault(ctx: RequestContext, customerId: number, body: Record<string, unknown>): Promise<void> {
+    const setPayMethod = this.customerActions.all().setPayMethod;
+    await setPayMethod(String(customerId), body, ctx);
+  }
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import Handlebars from 'handlebars';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { businessNameOf } from 'src/config/business-name';
+import { formatAmount } from 'src/core/money/money-format';
+import { decimalOf, text } from './documents/wire-values';
+
+/** Server-rendered portal pages: handlebars templates in ./templates, each inside layout.hbs. */
+@Injectable()
+export class PortalPages {
+  private readonly hbs = Handlebars.create();
+  private readonly compiled = new Map<string, Handlebars.TemplateDelegate>();
+  readonly businessName: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.businessName = businessNameOf(config);
+    // Amounts arrive as wire numbers already rounded to cents; Decimal prints them exactly.
+    this.hbs.registerHelper('money', (symbol: unknown, value: unknown) => formatAmount(text(symbol), decimalOf(value)));
+    for (const partial of ['card-fields', 'bank-fields']) this.hbs.registerPartial(partial, this.source(partial));
+  }
+
+  render(name: string, data: Record<string, unknown>): string {
+    const context = { businessName: this.businessName, ...data };
+    return this.template('layout')({ ...context, body: this.template(name)(context) });
+  }
+
+  send(res: Response, status: number, name: string, data: Record<string, unknown>): void {
+    // Pages show a customer's money and carry tokens: never cached, never in a Referer.
+    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+    res.status(status).type('html').send(this.render(name, data));
+  }
+
+  /** A readable error page (bad links answer 404/410 pages, never the API's JSON). */
+  error(res: Response, status: number, message: string): void {
+    const title = status === 410 ? 'Link expired' : status === 404 ? 'Not found' : 'Something went wrong';
+    this.send(res, status, 'error', { title, message });
+  }
+
+  private source(name: string): string {
+    return readFileSync(join(__dirname, 'templates', `${name}.hbs`), 'utf8');
+  }
+
+  private template(name: string): Handlebars.TemplateDelegate {
+    let template = this.compiled.get(name);
+    if (!template) {
+      template = this.hbs.compile(this.source(name));
+      this.compiled.set(name, template);
+    }
+    return template;
+  }
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from 'src/core/envelope/api-error';
+import { CustomersService } from 'src/customers/customers.service';
+import { InvoicesService } from 'src/invoices/invoices.service';
+import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
+import { CreditCardsService } from 'src/paymethods/credit-cards.service';
+import { TransactionsService } from 'src/transactions/transactions.service';
+import { text } from './documents/wire-values';
+
+export type Wire = Record<string, unknown>;
+
+/** Object tokens are 12 lowercase alphanumerics (DESIGN §4); anything else is no link of ours. */
+const TOKEN = /^[a-z0-9]{12}$/;
+const MAX_ROWS = '500';
+
+/**
+ * What the hosted pages show, read through the API's own services so a page and the API
+ * never disagree on a figure. Missing objects are null (the pages answer 404).
+ */
+@Injectable()
+export class PortalRecords {
+  constructor(
+    private readonly invoices: InvoicesService,
+    private readonly customers: CustomersService,
+    private readonly transactions: TransactionsService,
+    private readonly cards: CreditCardsService,
+    private readonly bankAccounts: BankAccountsService,
+  ) {}
+
+  invoiceByToken(token: string): Promise<Wire | null> {
+    return TOKEN.test(token) ? orNull(this.invoices.findOne(`token:${token}`)) : Promise.resolve(null);
+  }
+
+  customerByToken(token: string): Promise<Wire | null> {
+    return TOKEN.test(token) ? orNull(this.customers.findOne(`token:${token}`)) : Promise.resolve(null);
+  }
+
+  invoice(id: number): Promise<Wire | null> {
+    return orNull(this.invoices.findOne(String(id)));
+  }
+
+  customer(id: number): Promise<Wire> {
+    return this.customers.findOne(String(id));
+  }
+
+  /** The masked number of the customer's default card or bank account, if any. */
+  async paymethodOnFile(customer: Wire): Promise<string | null> {
+    if (customer.default_paymethod === 'crd' && customer.default_creditcard_id) {
+      return String((await this.cards.findOne(text(customer.default_creditcard_id))).mask_number);
+    }
+    if (customer.default_paymethod === 'ach' && customer.default_ach_id) {
+      return String((await this.bankAccounts.findOne(text(customer.default_ach_id))).mask_number);
+    }
+    return null;
+  }
+
+  transaction(id: number): Promise<Wire> {
+    return this.transactions.findOne(String(id));
+  }
+
+  /** Newest first, over the given customers. */
+  async invoicesOf(customerIds: number[]): Promise<Wire[]> {
+    const lists = await Promise.all(
+      customerIds.map((id) =>
+        this.invoices.list({ where: `customer_id:EQUALS:${id}`, order: 'invoice_id:DESC', limit: MAX_ROWS }),
+      ),
+    );
+    return lists.flat().sort((a, b) => Number(b.invoice_id) - Number(a.invoice_id));
+  }
+
+  async paymentsOf(customerIds: number[]): Promise<Wire[]> {
+    const lists = await Promise.all(
+      customerIds.map((id) =>
+        this.transactions.list({ where: `customer_id:EQUALS:${id}`, order: 'transaction_id:DESC', limit: MAX_ROWS }),
+      ),
+    );
+    return lists.flat().sort((a, b) => Number(b.transaction_id) - Number(a.transaction_id));
+  }
+
+  paymentsOn(invoiceId: number): Promise<Wire[]> {
+    return this.transactions.list({
+      where: `applied_to.invoice_id:EQUALS:${invoiceId}`,
+      order: 'transaction_id:ASC',
+      limit: MAX_ROWS,
+    });
+  }
+}
+
+async function orNull(read: Promise<Wire>): Promise<Wire | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 404) return null;
+    throw error;
+  }
+}

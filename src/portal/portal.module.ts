@@ -1,0 +1,49 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { ContactsModule } from 'src/contacts/contacts.module';
+import { CustomersModule } from 'src/customers/customers.module';
+import { InvoicesModule } from 'src/invoices/invoices.module';
+import { PaymethodsModule } from 'src/paymethods/paymethods.module';
+import { TransactionsModule } from 'src/transactions/transactions.module';
+import { DocumentsController } from './documents/documents.controller';
+import { DocumentsService } from './documents/documents.service';
+import { InvoicePayer } from './paying/invoice-payer';
+import { PayController } from './paying/pay.controller';
+import { PaymethodSaver } from './paying/paymethod-saver';
+import { PortalAccess } from './portal-access';
+import { PortalCsrf } from './portal-csrf';
+import { PortalErrorFilter } from './portal-error.filter';
+import { PortalPages } from './portal-pages';
+import { PortalRecords } from './portal-records';
+import { PortalSecret } from './portal-secret';
+import { PortalSecurityMiddleware } from './portal-security.middleware';
+import { PortalSessions } from './portal-session';
+import { PortalSignIn } from './portal-sign-in';
+import { PortalController } from './portal.controller';
+
+/**
+ * Everything a customer's browser reaches (DESIGN §6 "Mail, documents, portal"): the
+ * hosted `url_*` links under /r and the portal under /portal. Browser security (helmet,
+ * signed cookies, CSRF) applies to these controllers only; the API keeps its headers.
+ */
+@Module({
+  imports: [ContactsModule, CustomersModule, InvoicesModule, PaymethodsModule, TransactionsModule],
+  controllers: [PortalController, DocumentsController, PayController],
+  providers: [
+    PortalSecret,
+    PortalSessions,
+    PortalCsrf,
+    PortalPages,
+    PortalErrorFilter,
+    PortalAccess,
+    PortalRecords,
+    PortalSignIn,
+    DocumentsService,
+    InvoicePayer,
+    PaymethodSaver,
+  ],
+})
+export class PortalModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(PortalSecurityMiddleware).forRoutes(PortalController, DocumentsController, PayController);
+  }
+}

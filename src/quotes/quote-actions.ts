@@ -1,0 +1,223 @@
+import { Injectable } from '@nestjs/common';
+import { IsNull, Not } from 'typeorm';
+import { ObjectAction } from 'src/core/actions/actions';
+import { Clock } from 'src/core/clock/clock';
+import { ZERO } from 'src/core/money/decimal';
+import { modStamps } from 'src/core/context/record-stamps';
+import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { parseInputDatetime } from 'src/core/time/datetime-input';
+import { validateBody } from 'src/core/validation/validate-body';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { Contact } from 'src/customers/entities/contact.entity';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { insertTierset } from 'src/items/tierset-writer';
+import { MailService } from 'src/mail/mail.service';
+import { SubscriptionLineInput } from 'src/subscriptions/subscription-line-input';
+import { SubscriptionReader } from 'src/subscriptions/subscription-reader';
+import { SubscriptionsService } from 'src/subscriptions/subscriptions.service';
+import { QuoteEmailDto } from './dto/quote-actions.dto';
+import { QuoteLine } from './entities/quote-line.entity';
+import { Quote } from './entities/quote.entity';
+import { QuoteEvents } from './quote-events';
+import { QuoteReader } from './quote-reader';
+import { QuotesService } from './quotes.service';
+
+/** What a won quote became: the action's response (DESIGN §6 "Quotes"). */
+export interface ConvertedTo {
+  id: number;
+  context_str: 'invoice' | 'package';
+}
+
+/** Turns a `one` quote into an invoice inside the caller's transaction (set by the module that issues invoices). */
+export type QuoteInvoicer = (
+  tx: Tx,
+  ctx: RequestContext,
+  quote: Quote,
+  lines: QuoteLine[],
+) => Promise<{ invoiceId: number; invoice: Record<string, unknown> }>;
+
+/** Actions on one quote: convert (accept), reject, email. */
+@Injectable()
+export class QuoteActions {
+  private invoicer: QuoteInvoicer | null = null;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly wire: WireFormat,
+    private readonly revisions: RevisionService,
+    private readonly quotes: QuotesService,
+    private readonly reader: QuoteReader,
+    private readonly events: QuoteEvents,
+    private readonly subscriptions: SubscriptionsService,
+    private readonly subscriptionReader: SubscriptionReader,
+    private readonly mail: MailService,
+  ) {}
+
+  setInvoicer(invoicer: QuoteInvoicer): void {
+    this.invoicer = invoicer;
+  }
+
+  all(): Readonly<Record<string, ObjectAction>> {
+    return {
+      convert: (ref, body, ctx) => this.convert(ref, validateBody(class {}, body), ctx),
+      reject: (ref, body, ctx) => this.reject(ref, validateBody(class {}, body), ctx),
+      email: (ref, body, ctx) => this.email(ref, validateBody(QuoteEmailDto, body), ctx),
+    };
+  }
+
+  /**
+   * Accepts the quote: a `one` quote becomes an invoice, any other a subscription with the
+   * quote's lines and prices, held until `holduntil_datetime_str`. `closed-won`, events
+   * quote/status and quote/won (with the created `invoices` or `packages`).
+   */
+  private async convert(ref: string, _dto: object, ctx: RequestContext): Promise<ConvertedTo> {
+    return this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const quote = await this.quotes.lockedByRef(tx, ref);
+      this.quotes.assertOpen(quote, 'converted');
+      const lines = await m.find(QuoteLine, { where: { quote_id: quote.quote_id }, order: { sort_order: 'ASC' } });
+      const now = this.clock.now();
+      let result: ConvertedTo;
+      let created: { invoices?: Record<string, unknown>[]; packages?: Record<string, unknown>[] };
+      if (quote.paycycle === 'one') {
+        if (!this.invoicer)
+          throw ApiError.badRequest('A one-time quote cannot be converted yet: invoices cannot be issued.');
+        const { invoiceId, invoice } = await this.invoicer(tx, ctx, quote, lines);
+        result = { id: invoiceId, context_str: 'invoice' };
+        created = { invoices: [invoice] };
+        await m.update(Quote, quote.quote_id, { invoice_id: invoiceId });
+      } else {
+        const hold = quote.holduntil_datetime_str
+          ? parseInputDatetime(quote.holduntil_datetime_str, this.wire.timezone)
+          : null;
+        const packageId = await this.subscriptions.createIn(tx, ctx, {
+          customerId: quote.customer_id,
+          columns: {
+            paycycle: quote.paycycle,
+            nickname: quote.nickname,
+            currency_id: quote.currency_id,
+            terms_id: quote.terms_id,
+            class_id: quote.class_id,
+            admin_id: quote.admin_id,
+          },
+          hold,
+          lines: await Promise.all(lines.map((l, i) => this.subscriptionLine(tx, quote, l, i, now))),
+        });
+        result = { id: packageId, context_str: 'package' };
+        created = { packages: [await this.subscriptionReader.full(m, packageId)] };
+        await m.update(Quote, quote.quote_id, { package_id: packageId });
+      }
+      await m.update(Quote, quote.quote_id, {
+        quote_status_str: 'closed-won',
+        won_datetime: now,
+        ...modStamps(ctx, now),
+      });
+      await this.revisions.record(
+        tx,
+        ctx,
+        'quote',
+        quote.quote_id,
+        `Quote accepted: ${result.context_str} ${result.id}`,
+      );
+      await this.events.record(tx, ctx, quote.quote_id, ['status', 'won'], created);
+      return result;
+    });
+  }
+
+  /** `closed-lost`, `lost_datetime`; events quote/status and quote/lost. */
+  private async reject(ref: string, _dto: object, ctx: RequestContext): Promise<true> {
+    await this.uow.run(async (tx) => {
+      const quote = await this.quotes.lockedByRef(tx, ref);
+      this.quotes.assertOpen(quote, 'rejected');
+      const now = this.clock.now();
+      await tx.manager.update(Quote, quote.quote_id, {
+        quote_status_str: 'closed-lost',
+        lost_datetime: now,
+        ...modStamps(ctx, now),
+      });
+      await this.revisions.record(tx, ctx, 'quote', quote.quote_id, 'Quote rejected');
+      await this.events.record(tx, ctx, quote.quote_id, ['status', 'lost']);
+    });
+    return true;
+  }
+
+  private async email(ref: string, dto: QuoteEmailDto, ctx: RequestContext): Promise<true> {
+    const given = dto.email
+      ?.split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
+    if (given?.some((a) => !/^[^\s@]+@[^\s@]+$/.test(a))) {
+      throw ApiError.badRequest('Invalid field "email": must be e-mail addresses separated by commas.');
+    }
+    await this.uow.run(async (tx) => {
+      const quote = await this.quotes.lockedByRef(tx, ref);
+      const contacts = await tx.manager.find(Contact, {
+        where: { customer_id: quote.customer_id, email: Not(IsNull()) },
+        order: { user_id: 'ASC' },
+      });
+      const to = given ?? [...new Set(contacts.map((c) => (c.email as string).trim()).filter(Boolean))];
+      if (to.length === 0)
+        throw ApiError.badRequest('The customer has no contact with an e-mail address: send "email".');
+      if (ctx.sendEmails) {
+        const wire = await this.reader.full(tx.manager, quote.quote_id);
+        await this.mail.send(tx, {
+          to,
+          subject: dto.subject ?? `Quote #${quote.refnumber ?? quote.quote_id}`,
+          text:
+            dto.body ??
+            [
+              `Quote #${quote.refnumber ?? quote.quote_id}: ${String(wire.total)} ${String(wire.paycycle_name)}.`,
+              `Accept it at ${String(wire.url_acceptlink)}`,
+            ].join('\n'),
+          contextStr: 'quote',
+          contextId: quote.quote_id,
+        });
+      }
+      await this.revisions.record(tx, ctx, 'quote', quote.quote_id, `Quote e-mailed to ${to.join(', ')}`);
+    });
+    return true;
+  }
+
+  /** A quote line as a subscription line at the same price (a fixed `line_rate` becomes a flat tierset). */
+  private async subscriptionLine(
+    tx: Tx,
+    quote: Quote,
+    l: QuoteLine,
+    i: number,
+    now: Date,
+  ): Promise<SubscriptionLineInput> {
+    const tiersetId =
+      l.line_rate !== null
+        ? await insertTierset(
+            tx.manager,
+            {
+              currency_id: quote.currency_id,
+              setup: l.line_setup,
+              base: l.line_rate,
+              minimum: ZERO,
+              percent: ZERO,
+              paycycle: 'evy',
+              pricemodel: 'fla',
+              tiers: [],
+            },
+            { itemId: null, isCurrent: false, now },
+          )
+        : (l.tierset_id ?? undefined);
+    return {
+      path: `line_items[${i}]`,
+      cancel: false,
+      item_id: l.item_id,
+      descrip: l.descrip,
+      line_quantity: l.line_quantity,
+      tierset_id: tiersetId,
+      trial_days: 0,
+      expire_recurs: l.expire_recurs,
+      external_key: null,
+      nickname: '',
+      custom: { custom_1: l.custom_1, custom_2: l.custom_2, custom_3: l.custom_3 },
+    };
+  }
+}

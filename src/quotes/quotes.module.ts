@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { CustomersModule } from 'src/customers/customers.module';
+import { ItemsModule } from 'src/items/items.module';
+import { MailModule } from 'src/mail/mail.module';
+import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
+import { TaxesModule } from 'src/taxes/taxes.module';
+import { QuoteActions } from './quote-actions';
+import { QuoteEvents } from './quote-events';
+import { QuoteLineWriter } from './quote-line-writer';
+import { QuoteReader } from './quote-reader';
+import { QuotePresenter } from './quote.presenter';
+import { QuotesController } from './quotes.controller';
+import { QuotesService } from './quotes.service';
+
+@Module({
+  imports: [CustomersModule, ItemsModule, MailModule, SubscriptionsModule, TaxesModule],
+  controllers: [QuotesController],
+  providers: [QuotesService, QuoteActions, QuoteReader, QuotePresenter, QuoteEvents, QuoteLineWriter],
+  exports: [QuotesService, QuoteActions],
+})
+export class QuotesModule {}

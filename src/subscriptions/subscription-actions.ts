@@ -1,0 +1,391 @@
+import { Injectable } from '@nestjs/common';
+import { DateTime } from 'luxon';
+import { In, IsNull, Not } from 'typeorm';
+import { firstCycleStartOnOrAfter } from 'src/billing/cycles/cycle-calendar';
+import { Contact } from 'src/customers/entities/contact.entity';
+import { ObjectAction } from 'src/core/actions/actions';
+import { Clock } from 'src/core/clock/clock';
+import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { validateBody } from 'src/core/validation/validate-body';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { modStamps } from 'src/core/context/record-stamps';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { MailService } from 'src/mail/mail.service';
+import { CancelDto, HoldDto, PaycycleDto, SuspendDto, UpgradeDto } from './dto/subscription-actions.dto';
+import { SubscriptionPaymethodDto } from './dto/subscription-fields.dto';
+import { PendingProration } from './entities/pending-proration.entity';
+import { SubscriptionLine } from './entities/subscription-line.entity';
+import { Subscription } from './entities/subscription.entity';
+import { SubscriptionEvents, SubscriptionEvent } from './subscription-events';
+import { parseSubscriptionLines } from './subscription-line-input';
+import { SubscriptionLineWriter } from './subscription-line-writer';
+import { lockedSubscriptionByRef } from './subscription-lock';
+import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
+import { ProrationCharge, SubscriptionProration } from './subscription-proration';
+import { SubscriptionReader } from './subscription-reader';
+import { isCancelled, isSuspended, SUBSCRIPTION_STATUSES } from './subscription-status';
+import { SubscriptionsService } from './subscriptions.service';
+
+/** Handles prorations that `subscribe_prorate_cycle: now` puts on an invoice at once. */
+export type ProrationInvoicer = (
+  tx: Tx,
+  ctx: RequestContext,
+  sub: Subscription,
+  charges: ProrationCharge[],
+) => Promise<void>;
+
+/**
+ * Actions on one subscription (DESIGN §6 "Subscriptions"), each in one unit of work with
+ * its revision and the events of SPEC's table; a line change fires package/upgrade and
+ * never package/update.
+ */
+@Injectable()
+export class SubscriptionActions {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly wire: WireFormat,
+    private readonly revisions: RevisionService,
+    private readonly subscriptions: SubscriptionsService,
+    private readonly reader: SubscriptionReader,
+    private readonly events: SubscriptionEvents,
+    private readonly lineWriter: SubscriptionLineWriter,
+    private readonly paymethods: SubscriptionPaymethodInput,
+    private readonly proration: SubscriptionProration,
+    private readonly mail: MailService,
+  ) {}
+
+  private readonly added: Record<string, ObjectAction> = {};
+
+  /** Actions that need other modules (the `invoice` action, once invoices can be issued from a draft). */
+  add(name: string, action: ObjectAction): void {
+    this.added[name] = action;
+  }
+
+  all(): Readonly<Record<string, ObjectAction>> {
+    return {
+      upgrade: (ref, body, ctx) => this.upgrade(ref, validateBody(UpgradeDto, body), ctx),
+      cancel: (ref, body, ctx) => this.cancel(ref, validateBody(CancelDto, body), ctx),
+      suspend: (ref, body, ctx) => this.suspend(ref, validateBody(SuspendDto, body), ctx),
+      unsuspend: (ref, body, ctx) => this.unsuspend(ref, validateBody(class {}, body), ctx),
+      hold: (ref, body, ctx) => this.hold(ref, validateBody(HoldDto, body), ctx),
+      paycycle: (ref, body, ctx) => this.paycycle(ref, validateBody(PaycycleDto, body), ctx),
+      paymethod: (ref, body, ctx) => this.paymethod(ref, validateBody(SubscriptionPaymethodDto, body), ctx),
+      setPayMethod: (ref, body, ctx) => this.paymethod(ref, validateBody(SubscriptionPaymethodDto, body), ctx),
+      welcome: (ref, body, ctx) => this.welcome(ref, validateBody(class {}, body), ctx),
+      ...this.added,
+    };
+  }
+
+  private prorationInvoicer: ProrationInvoicer | null = null;
+
+  /** Set by the module that issues invoices: `subscribe_prorate_cycle: now` is refused until then. */
+  setProrationInvoicer(invoicer: ProrationInvoicer): void {
+    this.prorationInvoicer = invoicer;
+  }
+
+  /**
+   * Replaces (`line_item_id` + `item_id`: the old line is cancelled, the new one gets a new
+   * id), adds (no `line_item_id`) and removes (`{line_item_id, cancel: true}`) lines, with
+   * prorations of the billed cycle when asked (`subscribe_prorate`, `cancel_prorate`, also
+   * per line as the recorded calls send them).
+   */
+  private async upgrade(ref: string, dto: UpgradeDto, ctx: RequestContext): Promise<true> {
+    const lines = parseSubscriptionLines(dto.line_items, this.wire.timezone, true);
+    const when = dto.subscribe_prorate_cycle ?? 'next';
+    await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      this.assertNotCancelled(sub, 'upgraded');
+      const current = new Map(
+        (await m.find(SubscriptionLine, { where: { package_id: sub.package_id, cancel_datetime: IsNull() } })).map(
+          (l) => [l.line_item_id, l],
+        ),
+      );
+      const named = new Set<number>();
+      for (const line of lines) {
+        if (line.line_item_id === undefined) continue;
+        if (!current.has(line.line_item_id)) {
+          throw ApiError.badRequest(
+            `Field "${line.path}.line_item_id": line ${line.line_item_id} is not a line of this subscription.`,
+          );
+        }
+        if (named.has(line.line_item_id)) {
+          throw ApiError.badRequest(
+            `Field "${line.path}.line_item_id": line ${line.line_item_id} is named more than once.`,
+          );
+        }
+        named.add(line.line_item_id);
+      }
+      const now = this.clock.now();
+      const removed = lines.filter((l) => l.line_item_id !== undefined);
+      if (removed.length) {
+        await m.update(
+          SubscriptionLine,
+          { line_item_id: In(removed.map((l) => l.line_item_id!)) },
+          { cancel_datetime: now },
+        );
+      }
+      const added = lines.filter((l) => !l.cancel);
+      const written = added.length ? await this.lineWriter.insert(m, sub.package_id, sub.currency_id, added, now) : [];
+
+      const cycle = this.proration.billedCycle(sub, now);
+      if (cycle) {
+        const prorated: Array<{ line: SubscriptionLine; sign: 1 | -1 }> = [];
+        added.forEach((l, i) => {
+          if (l.subscribe_prorate ?? dto.subscribe_prorate) prorated.push({ line: written[i], sign: 1 });
+        });
+        for (const l of removed) {
+          if (l.cancel_prorate ?? dto.cancel_prorate) prorated.push({ line: current.get(l.line_item_id!)!, sign: -1 });
+        }
+        const charges = await this.proration.charges(m, cycle, now, prorated);
+        await this.applyProrations(tx, ctx, sub, charges, when);
+      }
+      await m.update(Subscription, sub.package_id, modStamps(ctx, now));
+      await this.revisions.record(tx, ctx, 'package', sub.package_id, 'Subscription lines changed');
+      await this.events.record(tx, ctx, sub.package_id, ['upgrade']);
+    });
+    return true;
+  }
+
+  /**
+   * Cancels now (`canceled-manual`, no further invoice) or at a future `cancel_date`; with
+   * `cancel_prorate` the unused part of the billed cycle is credited.
+   */
+  private async cancel(ref: string, dto: CancelDto, ctx: RequestContext): Promise<true> {
+    const date = this.subscriptions.datetimeOf('cancel_date', dto.cancel_date);
+    const now = this.clock.now();
+    if (date && DateTime.fromJSDate(date, { zone: this.wire.timezone }).startOf('day') < this.today()) {
+      throw ApiError.badRequest('Invalid field "cancel_date": the date is in the past.');
+    }
+    const at = date && date > now ? date : now;
+    await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      this.assertNotCancelled(sub, 'cancelled');
+      const immediate = at.getTime() === now.getTime();
+      const cycle = dto.cancel_prorate ? this.proration.billedCycle(sub, at) : null;
+      if (cycle) {
+        const lines = await m.find(SubscriptionLine, {
+          where: { package_id: sub.package_id, cancel_datetime: IsNull() },
+        });
+        const charges = await this.proration.charges(
+          m,
+          cycle,
+          at,
+          lines.map((line) => ({ line, sign: -1 as const })),
+        );
+        await this.applyProrations(tx, ctx, sub, charges, dto.subscribe_prorate_cycle ?? 'now');
+      }
+      await m.update(Subscription, sub.package_id, {
+        package_status_str: 'canceled-manual',
+        cancel_datetime: at,
+        cancel_reason: dto.cancel_reason ?? null,
+        ...(immediate ? { next_invoice_datetime: null } : {}),
+        ...modStamps(ctx, now),
+      });
+      await this.revisions.record(
+        tx,
+        ctx,
+        'package',
+        sub.package_id,
+        immediate ? 'Subscription cancelled' : `Subscription to be cancelled on ${this.wire.datetime(at)}`,
+      );
+      await this.events.record(tx, ctx, sub.package_id, immediate ? ['status'] : ['update']);
+    });
+    return true;
+  }
+
+  /** No invoices from `suspendfrom_datetime` (default now) until `suspendto_datetime` (none: until unsuspended). */
+  private async suspend(ref: string, dto: SuspendDto, ctx: RequestContext): Promise<true> {
+    const now = this.clock.now();
+    const from = this.subscriptions.datetimeOf('suspendfrom_datetime', dto.suspendfrom_datetime) ?? now;
+    const to = this.subscriptions.datetimeOf('suspendto_datetime', dto.suspendto_datetime) ?? null;
+    if (to && to <= from) {
+      throw ApiError.badRequest('Invalid field "suspendto_datetime": must be after the start of the suspension.');
+    }
+    await this.uow.run(async (tx) => {
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      this.assertNotCancelled(sub, 'suspended');
+      const changes = { suspendfrom_datetime: from, suspendto_datetime: to };
+      await this.changeWithStatus(tx, ctx, sub, changes, 'Subscription suspended');
+    });
+    return true;
+  }
+
+  /** Ends a suspension; billing resumes at the next cycle start, without back-billing. */
+  private async unsuspend(ref: string, _dto: object, ctx: RequestContext): Promise<true> {
+    await this.uow.run(async (tx) => {
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      if (sub.suspendfrom_datetime === null) throw ApiError.badRequest('This subscription is not suspended.');
+      const changes = {
+        suspendfrom_datetime: null,
+        suspendto_datetime: null,
+        ...this.resumeAfter(sub, this.clock.now()),
+      };
+      await this.changeWithStatus(tx, ctx, sub, changes, 'Subscription unsuspended');
+    });
+    return true;
+  }
+
+  /** No invoice until `holduntil_datetime`; billing then resumes at the next cycle start. */
+  private async hold(ref: string, dto: HoldDto, ctx: RequestContext): Promise<true> {
+    if (dto.holduntil_datetime === undefined) {
+      throw ApiError.badRequest('A required parameter was missing: "holduntil_datetime".');
+    }
+    const until = this.subscriptions.datetimeOf('holduntil_datetime', dto.holduntil_datetime)!;
+    await this.uow.run(async (tx) => {
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      this.assertNotCancelled(sub, 'held');
+      await tx.manager.update(Subscription, sub.package_id, {
+        holduntil_datetime: until,
+        ...this.resumeAfter(sub, until),
+        ...modStamps(ctx, this.clock.now()),
+      });
+      await this.revisions.record(
+        tx,
+        ctx,
+        'package',
+        sub.package_id,
+        `Subscription held until ${this.wire.datetime(until)}`,
+      );
+      await this.events.record(tx, ctx, sub.package_id, ['update']);
+    });
+    return true;
+  }
+
+  /** A new paycycle on the same anchor; the next invoice is the new paycycle's first cycle start not yet billed. */
+  private async paycycle(ref: string, dto: PaycycleDto, ctx: RequestContext): Promise<true> {
+    if (dto.paycycle === undefined) throw ApiError.badRequest('A required parameter was missing: "paycycle".');
+    const paycycle = dto.paycycle;
+    await this.uow.run(async (tx) => {
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      this.assertNotCancelled(sub, 'changed');
+      const next =
+        sub.next_invoice_datetime === null
+          ? null
+          : firstCycleStartOnOrAfter(sub.start_datetime, paycycle, sub.next_invoice_datetime, this.wire.timezone);
+      await tx.manager.update(Subscription, sub.package_id, {
+        paycycle,
+        next_invoice_datetime: next,
+        ...modStamps(ctx, this.clock.now()),
+      });
+      await this.revisions.record(tx, ctx, 'package', sub.package_id, `Paycycle changed to ${paycycle}`);
+      await this.events.record(tx, ctx, sub.package_id, paycycle === sub.paycycle ? [] : ['paycycle']);
+    });
+    return true;
+  }
+
+  private async paymethod(ref: string, dto: SubscriptionPaymethodDto, ctx: RequestContext): Promise<true> {
+    await this.uow.run(async (tx) => {
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      const method = await this.paymethods.read(tx.manager, sub.customer_id, dto);
+      if (!method) throw ApiError.badRequest('A required parameter was missing: "paymethod".');
+      await tx.manager.update(Subscription, sub.package_id, { ...method, ...modStamps(ctx, this.clock.now()) });
+      await this.revisions.record(tx, ctx, 'package', sub.package_id, `Payment method set to ${method.paymethod}`);
+      await this.events.record(tx, ctx, sub.package_id, ['paymethod']);
+    });
+    return true;
+  }
+
+  /** Mails the welcome message to the customer's contacts with an e-mail address. */
+  private async welcome(ref: string, _dto: object, ctx: RequestContext): Promise<true> {
+    await this.uow.run(async (tx) => {
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      const contacts = await tx.manager.find(Contact, {
+        where: { customer_id: sub.customer_id, email: Not(IsNull()) },
+        order: { user_id: 'ASC' },
+      });
+      const to = [...new Set(contacts.map((c) => (c.email as string).trim()).filter(Boolean))];
+      if (to.length === 0) throw ApiError.badRequest('The customer has no contact with an e-mail address.');
+      if (ctx.sendEmails) {
+        const pkg = await this.reader.full(tx.manager, sub.package_id);
+        await this.mail.send(tx, {
+          to,
+          subject: 'Welcome',
+          text: [
+            'Welcome! Your subscription is active.',
+            `Billed ${String(pkg.paycycle_name).toLowerCase()}; next invoice ${String(pkg.next_invoice_datetime) || 'none'}.`,
+          ].join('\n'),
+          contextStr: 'package',
+          contextId: sub.package_id,
+        });
+      }
+      await this.revisions.record(tx, ctx, 'package', sub.package_id, `Welcome message sent to ${to.join(', ')}`);
+    });
+    return true;
+  }
+
+  /** `now`: on an invoice at once (through the invoicer); `next`: kept for the next cycle's invoice. */
+  private async applyProrations(
+    tx: Tx,
+    ctx: RequestContext,
+    sub: Subscription,
+    charges: ProrationCharge[],
+    when: 'now' | 'next',
+  ): Promise<void> {
+    const due = charges.filter((c) => !c.amount.isZero());
+    if (due.length === 0) return;
+    if (when === 'now') {
+      if (!this.prorationInvoicer) {
+        throw ApiError.badRequest('Field "subscribe_prorate_cycle": "now" is not available yet; use "next".');
+      }
+      await this.prorationInvoicer(tx, ctx, sub, due);
+      return;
+    }
+    const now = this.clock.now();
+    await tx.manager.insert(
+      PendingProration,
+      due.map((c) => ({
+        package_id: sub.package_id,
+        package_line_id: c.line.line_item_id,
+        item_id: c.line.item_id,
+        tierset_id: c.line.tierset_id,
+        descrip: c.line.descrip,
+        amount: c.amount,
+        line_prorate: c.fraction,
+        invoice_id: null,
+        write_datetime: now,
+      })),
+    );
+  }
+
+  /** Changes that may move the status: package/status when they do, package/update otherwise. */
+  private async changeWithStatus(
+    tx: Tx,
+    ctx: RequestContext,
+    sub: Subscription,
+    changes: Partial<Subscription>,
+    note: string,
+  ): Promise<void> {
+    const now = this.clock.now();
+    const before = isSuspended(sub, now);
+    await tx.manager.update(Subscription, sub.package_id, { ...changes, ...modStamps(ctx, now) });
+    const after = isSuspended({ ...sub, ...changes }, now);
+    await this.revisions.record(tx, ctx, 'package', sub.package_id, note);
+    const events: SubscriptionEvent[] = before === after ? ['update'] : ['status'];
+    await this.events.record(tx, ctx, sub.package_id, events);
+  }
+
+  /** Where billing resumes after a suspension or hold ending at `end` (never before what is billed). */
+  private resumeAfter(sub: Subscription, end: Date): Partial<Subscription> {
+    if (sub.next_invoice_datetime === null || sub.next_invoice_datetime >= end) return {};
+    return {
+      next_invoice_datetime: firstCycleStartOnOrAfter(sub.start_datetime, sub.paycycle, end, this.wire.timezone),
+    };
+  }
+
+  private assertNotCancelled(sub: Subscription, what: string): void {
+    if (!isCancelled(sub)) return;
+    const status = sub.package_status_str as keyof typeof SUBSCRIPTION_STATUSES;
+    throw ApiError.badRequest(
+      `This subscription is ${SUBSCRIPTION_STATUSES[status].name.toLowerCase()} (${status}) and cannot be ${what}.`,
+    );
+  }
+
+  private today(): DateTime {
+    return DateTime.fromJSDate(this.clock.now(), { zone: this.wire.timezone }).startOf('day');
+  }
+}

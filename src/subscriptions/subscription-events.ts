@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { presentStoredContact } from 'src/customers/contact.presenter';
+import { RequestContext } from 'src/core/context/request-context';
+import { EventRecorder } from 'src/core/events/event-recorder';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { CustomersService } from 'src/customers/customers.service';
+import { Tx } from 'src/database/unit-of-work';
+import { ReferenceService } from 'src/reference/reference.service';
+import { SubscriptionReader } from './subscription-reader';
+
+export type SubscriptionEvent = 'insert' | 'update' | 'status' | 'paycycle' | 'paymethod' | 'upgrade' | 'generate';
+
+/**
+ * Package events in the outbox (SPEC "Events"): each carries `package` (with
+ * `line_items`, as SPEC shows for update), `customer` and the customer's main contact
+ * `user`, as they stand in the writer's transaction.
+ */
+@Injectable()
+export class SubscriptionEvents {
+  constructor(
+    private readonly events: EventRecorder,
+    private readonly reader: SubscriptionReader,
+    private readonly customers: CustomersService,
+    private readonly wire: WireFormat,
+    private readonly reference: ReferenceService,
+  ) {}
+
+  async record(tx: Tx, ctx: RequestContext, packageId: number, events: SubscriptionEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const pkg = await this.reader.full(tx.manager, packageId);
+    const customer = await this.customers.presentById(tx.manager, pkg.customer_id as number);
+    const superuserId = customer.superuser_id as number | null;
+    const user = superuserId ? await presentStoredContact(tx.manager, superuserId, this.wire, this.reference) : null;
+    for (const event of events) {
+      await this.events.record(tx, ctx, {
+        contextStr: 'package',
+        contextId: packageId,
+        event,
+        data: { package: pkg, customer, user },
+      });
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In, IsNull } from 'typeorm';
+import { Clock } from 'src/core/clock/clock';
+import { ApiError } from 'src/core/envelope/api-error';
+import { sumMoney } from 'src/core/money/decimal';
+import { Invoice } from 'src/invoices/entities/invoice.entity';
+import { InvoiceReader } from 'src/invoices/invoice-reader';
+import { Item } from 'src/items/entities/item.entity';
+import { loadTiersetsById } from 'src/items/tierset-loader';
+import { SubscriptionLine } from './entities/subscription-line.entity';
+import { Subscription } from './entities/subscription.entity';
+import { LineWithItem, SubscriptionFigures, SubscriptionPresenter } from './subscription.presenter';
+import { subscriptionStatus } from './subscription-status';
+
+/**
+ * Reads subscriptions for the wire. A page costs a fixed number of statements however
+ * many subscriptions it holds: the page, its live lines with their items (trial status),
+ * its invoices, and the money applied to them (one per InvoiceExtensions source); a full
+ * read adds the lines' tiersets and tiers.
+ */
+@Injectable()
+export class SubscriptionReader {
+  constructor(
+    private readonly clock: Clock,
+    private readonly invoices: InvoiceReader,
+    private readonly presenter: SubscriptionPresenter,
+  ) {}
+
+  async overviews(m: EntityManager, subs: Subscription[]): Promise<Record<string, unknown>[]> {
+    const lines = await this.lines(
+      m,
+      subs.map((s) => s.package_id),
+    );
+    const figures = await this.figures(m, subs, lines);
+    return subs.map((s) => this.presenter.overview(s, figures.get(s.package_id)!));
+  }
+
+  /** One subscription with `line_items` (each with its tierset); 404 when there is none. */
+  async full(m: EntityManager, packageId: number): Promise<Record<string, unknown>> {
+    const sub = await m.findOne(Subscription, { where: { package_id: packageId } });
+    if (!sub) throw ApiError.notFound('package');
+    const lines = await this.lines(m, [packageId]);
+    const figures = await this.figures(m, [sub], lines);
+    const tiersets = await loadTiersetsById(
+      m,
+      lines.flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
+    );
+    return {
+      ...this.presenter.overview(sub, figures.get(packageId)!),
+      line_items: lines.map((l) =>
+        this.presenter.line(l, l.tierset_id === null ? undefined : tiersets.get(l.tierset_id)),
+      ),
+    };
+  }
+
+  /** The lines still on the subscriptions (not replaced or removed), each with its item: one query. */
+  async lines(m: EntityManager, packageIds: number[]): Promise<LineWithItem[]> {
+    if (packageIds.length === 0) return [];
+    return m
+      .createQueryBuilder(SubscriptionLine, 'l')
+      .leftJoinAndMapOne('l.item', Item, 'it', 'it.item_id = l.item_id')
+      .where({ package_id: In(packageIds), cancel_datetime: IsNull() })
+      .orderBy('l.line_item_id', 'ASC')
+      .getMany();
+  }
+
+  private async figures(
+    m: EntityManager,
+    subs: Subscription[],
+    lines: SubscriptionLine[],
+  ): Promise<Map<number, SubscriptionFigures>> {
+    const ids = subs.map((s) => s.package_id);
+    const invoices = ids.length
+      ? await m.find(Invoice, { where: { package_id: In(ids), void_datetime: IsNull() } })
+      : [];
+    const invoiceFigures = await this.invoices.figuresFor(m, invoices);
+    const now = this.clock.now();
+    const result = new Map<number, SubscriptionFigures>();
+    for (const s of subs) {
+      const own = invoices.filter((i) => i.package_id === s.package_id);
+      const figures = own.map((i) => invoiceFigures.get(i.invoice_id)!);
+      const overdue = figures.filter((f) => f.is_overdue);
+      const inTrial = lines.some(
+        (l) =>
+          l.package_id === s.package_id &&
+          l.expire_datetime === null &&
+          ((l.trial_end_datetime !== null && l.trial_end_datetime > now) ||
+            (l.trial_recurs !== null && l.invoices_billed < l.trial_recurs)),
+      );
+      result.set(s.package_id, {
+        amount_invoiced: sumMoney(own.map((i) => i.total)),
+        amount_collected: sumMoney(figures.map((f) => f.applied)),
+        amount_due: sumMoney(figures.map((f) => f.balance)),
+        is_overdue: overdue.length > 0,
+        days_overdue: overdue.reduce((max, f) => Math.max(max, f.days_overdue), 0),
+        status: subscriptionStatus(s, now, { overdue: overdue.length > 0, inTrial }),
+      });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { CustomersModule } from 'src/customers/customers.module';
+import { InvoicesModule } from 'src/invoices/invoices.module';
+import { ItemsModule } from 'src/items/items.module';
+import { MailModule } from 'src/mail/mail.module';
+import { PaymethodsModule } from 'src/paymethods/paymethods.module';
+import { SubscriptionActions } from './subscription-actions';
+import { SubscriptionEvents } from './subscription-events';
+import { SubscriptionLineWriter } from './subscription-line-writer';
+import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
+import { SubscriptionProration } from './subscription-proration';
+import { SubscriptionReader } from './subscription-reader';
+import { SubscriptionPresenter } from './subscription.presenter';
+import { SubscriptionsController } from './subscriptions.controller';
+import { SubscriptionsService } from './subscriptions.service';
+
+@Module({
+  imports: [CustomersModule, InvoicesModule, ItemsModule, PaymethodsModule, MailModule],
+  controllers: [SubscriptionsController],
+  providers: [
+    SubscriptionsService,
+    SubscriptionActions,
+    SubscriptionReader,
+    SubscriptionPresenter,
+    SubscriptionEvents,
+    SubscriptionLineWriter,
+    SubscriptionPaymethodInput,
+    SubscriptionProration,
+  ],
+  exports: [SubscriptionsService, SubscriptionActions, SubscriptionReader, SubscriptionLineWriter],
+})
+export class SubscriptionsModule {}

@@ -1,0 +1,45 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, LessThanOrEqual } from 'typeorm';
+import { PaymentGateway } from 'src/payments/payment-gateway';
+import { ChargeAttempts } from './charge-attempts';
+import { PaymentAttempt } from './entities/payment-attempt.entity';
+import { RefundAttempts } from './refund-attempts';
+
+/** A pending attempt younger than this may still be in its request (between gateway and record). */
+export const ATTEMPT_GRACE_MS = 10 * 60_000;
+
+/**
+ * Resolves payment attempts left pending (a crash or a database failure between the
+ * gateway call and its record) against the gateway, by their reference: what the gateway
+ * did is recorded as the request would have recorded it; what it never received is
+ * failed, freeing the debt and the external key it held. Never charges anything.
+ */
+@Injectable()
+export class PaymentAttemptSweeper {
+  private readonly logger = new Logger('PaymentAttemptSweeper');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gateway: PaymentGateway,
+    private readonly charges: ChargeAttempts,
+    private readonly refunds: RefundAttempts,
+  ) {}
+
+  /** Resolves the attempts pending since before `asOf` less the grace; returns how many. */
+  async sweep(asOf: Date): Promise<number> {
+    const stale = await this.dataSource.manager.find(PaymentAttempt, {
+      where: { status: 'pending', created_datetime: LessThanOrEqual(new Date(asOf.getTime() - ATTEMPT_GRACE_MS)) },
+      order: { payment_attempt_id: 'ASC' },
+    });
+    for (const attempt of stale) {
+      const result = await this.gateway.lookup(attempt.reference);
+      if (attempt.kind === 'refund') await this.refunds.resolve(attempt, result);
+      else if (result) await this.charges.record(attempt, attempt.reference, result, true);
+      else await this.charges.abandon(attempt.payment_attempt_id, attempt.reference);
+      this.logger.warn(
+        `Payment attempt ${attempt.payment_attempt_id} (${attempt.kind}) resolved: ${result?.outcome ?? 'never received'}`,
+      );
+    }
+    return stale.length;
+  }
+}

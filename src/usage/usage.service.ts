@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Clock } from 'src/core/clock/clock';
+import { ApiError } from 'src/core/envelope/api-error';
+import { moneyToJson } from 'src/core/money/decimal';
+import { parsePathRef } from 'src/core/refs/path-ref';
+import { findByPathRef } from 'src/core/refs/ref-resolver';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { insertRow, insertRowsReturningIds } from 'src/database/insert-row';
+import { UnitOfWork } from 'src/database/unit-of-work';
+import { UsageRecord } from './entities/usage-record.entity';
+import { parseUsageRecord, UsageRecordInput } from './usage-record-input';
+import { USAGE_REF } from './usage-ref';
+import { UsageTarget, UsageTargetResolver } from './usage-target-resolver';
+
+/** At most this many records in one `POST /usage?action=bulk` (DESIGN §6 "Usage"). */
+export const MAX_BULK_USAGE = 1000;
+
+/** What one record of a bulk request came to: its new id, or why it was refused. */
+export type UsageOutcome = { id: number } | { error: string };
+
+/** Usage ingestion (`POST /usage`, one record or a bulk of up to 1000) and reads. */
+@Injectable()
+export class UsageService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly wire: WireFormat,
+    private readonly resolver: UsageTargetResolver,
+  ) {}
+
+  async record(body: unknown): Promise<number> {
+    const input = parseUsageRecord(body, this.clock.now(), this.wire.timezone);
+    const [target] = await this.resolver.resolve(this.dataSource.manager, [input.selector]);
+    if (typeof target === 'string') throw ApiError.badRequest(target);
+    return this.uow.run(async (tx) => {
+      // Inside the unit: a key committed by a concurrent request since is seen on the re-run.
+      if (input.externalKey !== null && (await this.takenKeys(tx.manager, [input.externalKey])).size > 0) {
+        throw keyTaken(input.externalKey);
+      }
+      return insertRow(tx.manager, UsageRecord, this.row(input, target));
+    });
+  }
+
+  /**
+   * Each record is checked and resolved on its own; the good ones are written together
+   * in one INSERT, and each record gets its own answer, in order.
+   */
+  async recordMany(body: unknown): Promise<UsageOutcome[]> {
+    const list = body === undefined || body === null || body === '' ? [] : body;
+    if (!Array.isArray(list)) throw ApiError.badRequest('The request body must be a JSON array of usage records.');
+    if (list.length === 0) throw ApiError.badRequest('Send at least one usage record.');
+    if (list.length > MAX_BULK_USAGE) {
+      throw ApiError.badRequest(`At most ${MAX_BULK_USAGE} usage records in one request (${list.length} sent).`);
+    }
+    const now = this.clock.now();
+    const outcomes: Array<UsageOutcome | UsageRecordInput> = list.map((raw) => {
+      try {
+        return parseUsageRecord(raw, now, this.wire.timezone);
+      } catch (error) {
+        if (error instanceof ApiError) return { error: error.message };
+        throw error;
+      }
+    });
+    const parsed = outcomes.flatMap((o, i) => ('selector' in o ? [{ i, input: o }] : []));
+    const targets = await this.resolver.resolve(
+      this.dataSource.manager,
+      parsed.map((p) => p.input.selector),
+    );
+    const ready: Array<{ i: number; input: UsageRecordInput; target: UsageTarget }> = [];
+    parsed.forEach((p, k) => {
+      const target = targets[k];
+      if (typeof target === 'string') outcomes[p.i] = { error: target };
+      else ready.push({ ...p, target });
+    });
+    const ids = await this.uow.run(async (tx) => {
+      const keys = ready.flatMap((r) => (r.input.externalKey === null ? [] : [r.input.externalKey]));
+      const taken = await this.takenKeys(tx.manager, keys);
+      const seen = new Set<string>();
+      const written: Array<{ i: number; input: UsageRecordInput; target: UsageTarget }> = [];
+      const refused = new Map<number, string>();
+      for (const r of ready) {
+        const key = r.input.externalKey?.toLowerCase();
+        if (key !== undefined && (taken.has(key) || seen.has(key))) {
+          refused.set(r.i, keyTaken(r.input.externalKey as string).message);
+          continue;
+        }
+        if (key !== undefined) seen.add(key);
+        written.push(r);
+      }
+      if (!written.length) return { refused, written: [] as number[] };
+      const ids = await insertRowsReturningIds(
+        tx.manager,
+        UsageRecord,
+        written.map((r) => this.row(r.input, r.target)),
+      );
+      written.forEach((r, k) => (outcomes[r.i] = { id: ids[k] }));
+      return { refused, written: ids };
+    });
+    for (const [i, error] of ids.refused) outcomes[i] = { error };
+    return outcomes as UsageOutcome[];
+  }
+
+  async findOne(ref: string): Promise<Record<string, unknown>> {
+    // Usage records have no token.
+    if (parsePathRef(ref)?.kind === 'token') throw ApiError.notFound('usage');
+    const found = await findByPathRef(this.dataSource.manager, USAGE_REF, ref);
+    return {
+      usage_id: found.usage_id,
+      line_item_id: found.line_item_id,
+      package_id: found.package_id,
+      customer_id: found.customer_id,
+      usage_value: moneyToJson(found.usage_value),
+      type: found.type,
+      option: found.options ? found.options.split(',') : [],
+      from: this.wire.datetime(found.from_datetime),
+      to: this.wire.datetime(found.to_datetime),
+      external_key: found.external_key,
+      write_datetime: this.wire.datetime(found.write_datetime),
+    };
+  }
+
+  private row(input: UsageRecordInput, target: UsageTarget): Partial<UsageRecord> {
+    return {
+      ...target,
+      usage_value: input.value,
+      type: input.type,
+      options: input.options.join(','),
+      from_datetime: input.from,
+      to_datetime: input.to,
+      external_key: input.externalKey,
+      write_datetime: this.clock.now(),
+    };
+  }
+
+  /** The keys among `keys` already used (compared as the database compares them). */
+  private async takenKeys(m: EntityManager, keys: string[]): Promise<Set<string>> {
+    if (!keys.length) return new Set();
+    const rows = await m.find(UsageRecord, { where: { external_key: In(keys) }, select: { external_key: true } });
+    return new Set(rows.map((r) => (r.external_key ?? '').toLowerCase()));
+  }
+}
+
+function keyTaken(key: string): ApiError {
+  return ApiError.badRequest(`Field "external_key": usage with external key "${key}" was already recorded.`);
+}

@@ -1,0 +1,77 @@
+import { captureOutput } from './support/secret-scan';
+import { API_PASS, AUTH, createTestApp, TestApp } from './support/test-app';
+import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
+
+/** The JSON lines the request logger wrote (other output skipped). */
+function jsonLines(output: string): Array<Record<string, unknown>> {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('structured request logs', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    t = await createTestApp({ LOG_LEVEL: 'verbose', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  });
+  afterAll(async () => {
+    if (!t.dataSource.isInitialized) await t.dataSource.initialize();
+    await t.close();
+    await receiver.close();
+  });
+
+  it('logs one JSON line per request with id, username, route, status and duration; echoes X-Request-Id', async () => {
+    const capture = captureOutput();
+    const given = await t.get('/api/v3/customer/424242').set('X-Request-Id', 'trace-abc.1').expect(404);
+    const generated = await t.get('/api/v3/terms').expect(200);
+    const lines = jsonLines(capture.stop());
+
+    expect(given.headers['x-request-id']).toBe('trace-abc.1');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const line = lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'trace-abc.1');
+    expect(line).toMatchObject({
+      level: 30,
+      username: 'test-integration',
+      route: '/api/v3/customer/:ref',
+      res: { statusCode: 404 },
+      responseTime: expect.any(Number),
+    });
+    expect(lines.some((l) => (l.req as { id?: string } | undefined)?.id === generated.headers['x-request-id'])).toBe(
+      true,
+    );
+  });
+
+  it('never logs a password, card number, CVV, webhook secret or security token', async () => {
+    const capture = captureOutput();
+    const customerId = (await t.post('/api/v3/customer', { company: 'Log Scan' }).expect(201)).body.response.id;
+    const card = { number: '4111111111111111', cvv: '987', expdate_year: 2029, expdate_month: 7, name: 'Log Scan' };
+    await t.post('/api/v3/creditcard', { customer_id: customerId, ...card }).expect(201);
+    const password = 'Contact-Pass-Wort-77';
+    await t
+      .post('/api/v3/user', { customer_id: customerId, first_name: 'Lo', email: 'lo@example.com', password })
+      .expect(201);
+    const hook = await t.post('/api/v3/_resthook', { target_url: receiver.url, event: 'customer.*' }).expect(201);
+    await t.put(`/api/v3/customer/${customerId}`, { company: 'Log Scan 2' }).expect(202);
+    await t.drainJobs();
+    const output = capture.stop();
+
+    expect(receiver.received.length).toBeGreaterThan(0);
+    const token = receiver.received[0].body.security_token;
+    expect(jsonLines(output).length).toBeGreaterThan(4);
+    for (const secret of [card.number, password, hook.body.response.secret, token, API_PASS, AUTH.slice(6)]) {
+      expect(output).not.toContain(secret);
+    }
+    expect(output).not.toMatch(/"cvv"|987/);
+  });
+
+  it('names the request id as the error id of a 500', async () => {
+    await t.dataSource.destroy();
+    const res = await t.get('/api/v3/customer').set('X-Request-Id', 'req-500-check').expect(500);
+    expect(res.body.message).toBe('An internal error occurred (error id req-500-check).');
+    expect(res.headers['x-request-id']).toBe('req-500-check');
+  });
+});

@@ -1,0 +1,277 @@
+import Decimal from 'decimal.js';
+import { PaymentGateway } from 'src/payments/payment-gateway';
+import { TestGateway } from 'src/payments/test-gateway';
+import { PaymentAttempt } from 'src/transactions/entities/payment-attempt.entity';
+import { Transaction } from 'src/transactions/entities/transaction.entity';
+import { ATTEMPT_GRACE_MS, PaymentAttemptSweeper } from 'src/transactions/payment-attempt-sweeper';
+import { TransactionWriter } from 'src/transactions/transaction-writer';
+import { createTestApp, TestApp } from './support/test-app';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Concurrent requests on the payment path (issue 18): a debt is charged once, every
+ * gateway charge has its transaction, and concurrency answers what a sequential request
+ * would, never a 500, on SQLite and MariaDB alike.
+ */
+describe('payment concurrency', () => {
+  let t: TestApp;
+  let gateway: TestGateway;
+  let item: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    t.clock.set(new Date('2026-11-19T15:00:00Z'));
+    gateway = t.app.get<PaymentGateway, TestGateway>(PaymentGateway);
+    item = (
+      await t
+        .post('/api/v3/item', { name: 'Service', pricemodel: { pricemodel: 'fla', base: 100, paycycle: 'mon' } })
+        .expect(201)
+    ).body.response.id;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const card = { number: '4242424242424242', expdate_year: 2030, expdate_month: 1, cvv: '123' };
+  async function newCustomer(): Promise<number> {
+    return (await t.post('/api/v3/customer', { company: 'Payer', superuser_email: 'ap@payer.test' }).expect(201)).body
+      .response.id;
+  }
+  async function newInvoice(customerId: number, rate = '100.00'): Promise<number> {
+    const body = { customer_id: customerId, line_items: [{ item_id: item, line_rate: rate, line_quantity: 1 }] };
+    return (await t.post('/api/v3/invoice', body).expect(201)).body.response.id;
+  }
+  const invoice = async (id: number): Promise<Json> => (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response;
+  /** Successful charges the gateway made since `mark` (its record of every call). */
+  const chargesSince = (mark: number) =>
+    gateway
+      .records()
+      .slice(mark)
+      .filter((r) => r.kind === 'charge' && r.result.outcome === 'success');
+
+  it('charges one invoice once when eight pays race through both endpoints; the losers get the sequential 400', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c);
+    const mark = gateway.records().length;
+    const pays = Array.from({ length: 8 }, (_, i) =>
+      i % 2 === 0
+        ? t.post('/api/v3/transaction?action=pay', {
+            customer_id: c,
+            applied_to: [{ invoice_id: inv }],
+            paymethods: [card],
+          })
+        : t.post(`/api/v3/invoice/${inv}?action=pay`, { paymethods: [card] }),
+    );
+    const answers = await Promise.all(pays.map((p) => p.then((res) => res)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    expect(chargesSince(mark)).toHaveLength(1);
+    expect(chargesSince(mark)[0].amount.toFixed(2)).toBe('100.00');
+    expect((await invoice(inv)).balance).toBe(0);
+
+    const sequential = await t.post(`/api/v3/invoice/${inv}?action=pay`, { paymethods: [card] }).expect(400);
+    const losers = answers.filter((a) => a.status === 400).map((a) => a.body.message as string);
+    expect(new Set(losers)).toEqual(new Set([sequential.body.message]));
+    expect(chargesSince(mark)).toHaveLength(1);
+  });
+
+  it('charges once for three pays racing with one external_key', async () => {
+    const c = await newCustomer();
+    const mark = gateway.records().length;
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.post('/api/v3/transaction?action=pay', {
+          customer_id: c,
+          amount: 10,
+          external_key: 'race-key',
+          paymethods: [card],
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    for (const loser of answers.filter((a) => a.status === 400)) {
+      expect(loser.body.message).toBe(
+        'Field "external_key": a transaction with external key "race-key" already exists.',
+      );
+    }
+    expect(chargesSince(mark)).toHaveLength(1);
+    const kept = await t.dataSource.manager.findBy(Transaction, { external_key: 'race-key' });
+    expect(kept).toHaveLength(1);
+    expect(kept[0].gateway_transid).toBe(chargesSince(mark)[0].result.transid);
+  });
+
+  it('leaves a charge the database failed to record as a pending attempt, which the sweeper records', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c, '42.00');
+    const mark = gateway.records().length;
+    const writer = t.app.get(TransactionWriter);
+    const failing = jest.spyOn(writer, 'insert').mockRejectedValueOnce(new Error('injected database failure'));
+    try {
+      await t.post(`/api/v3/invoice/${inv}?action=pay`, { paymethods: [card] }).expect(500);
+    } finally {
+      failing.mockRestore();
+    }
+    const [charge] = chargesSince(mark);
+    expect(charge.amount.toFixed(2)).toBe('42.00');
+    expect(await t.dataSource.manager.findBy(Transaction, { gateway_transid: charge.result.transid })).toHaveLength(0);
+    const pending = await t.dataSource.manager.findBy(PaymentAttempt, { reference: charge.reference });
+    expect(pending.map((a) => a.status)).toEqual(['pending']);
+    // Its reservation holds: the debt cannot be charged again meanwhile.
+    await t.post(`/api/v3/invoice/${inv}?action=pay`, { paymethods: [card] }).expect(400);
+
+    const sweeper = t.app.get(PaymentAttemptSweeper);
+    expect(await sweeper.sweep(t.clock.now())).toBe(0); // still within its grace period
+    expect(await sweeper.sweep(new Date(t.clock.now().getTime() + ATTEMPT_GRACE_MS + 1000))).toBe(1);
+    const recorded = await t.dataSource.manager.findBy(Transaction, { gateway_transid: charge.result.transid });
+    expect(recorded.map((r) => [r.status_str, r.amount.toFixed(2)])).toEqual([['ok-successful', '42.00']]);
+    expect((await invoice(inv)).balance).toBe(0);
+    const resolved = await t.dataSource.manager.findOneByOrFail(PaymentAttempt, { reference: charge.reference });
+    expect([resolved.status, resolved.transaction_id]).toEqual(['completed', recorded[0].transaction_id]);
+    expect(chargesSince(mark)).toHaveLength(1);
+  });
+
+  it('fails an attempt the gateway never received, freeing its debt', async () => {
+    const c = await newCustomer();
+    const inv = await newInvoice(c, '15.00');
+    const mark = gateway.records().length;
+    const charge = jest.spyOn(gateway, 'charge').mockRejectedValueOnce(new Error('connection reset'));
+    try {
+      await t.post(`/api/v3/invoice/${inv}?action=pay`, { paymethods: [card] }).expect(500);
+    } finally {
+      charge.mockRestore();
+    }
+    expect(gateway.records().slice(mark)).toHaveLength(0);
+    await t.app.get(PaymentAttemptSweeper).sweep(new Date(t.clock.now().getTime() + ATTEMPT_GRACE_MS + 1000));
+    await t.post(`/api/v3/invoice/${inv}?action=pay`, { paymethods: [card] }).expect(200);
+    expect(chargesSince(mark)).toHaveLength(1);
+  });
+
+  it('refunds once when two full refunds race', async () => {
+    const c = await newCustomer();
+    const paid = await t
+      .post('/api/v3/transaction?action=pay', { customer_id: c, amount: 30, paymethods: [card] })
+      .expect(200);
+    const id = paid.body.response.id as number;
+    const mark = gateway.records().length;
+    const answers = await Promise.all([1, 2].map(() => t.post(`/api/v3/transaction/${id}?action=refund`, {})));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.find((a) => a.status === 400)!.body.message).toBe('This payment has already been refunded in full.');
+    expect(
+      gateway
+        .records()
+        .slice(mark)
+        .map((r) => [r.kind, r.amount.toFixed(2)]),
+    ).toEqual([['refund', '30.00']]);
+  });
+
+  it('answers concurrent duplicate external keys and check payments as sequential requests', async () => {
+    const items = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        t.post('/api/v3/item', {
+          name: 'Dup',
+          external_key: 'dup-item',
+          pricemodel: { pricemodel: 'fla', base: 1, paycycle: 'mon' },
+        }),
+      ),
+    );
+    expect(items.map((a) => a.status).sort()).toEqual([201, 400, 400, 400]);
+    const c = await newCustomer();
+    const inv = await newInvoice(c);
+    const checks = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        t.post('/api/v3/transaction', {
+          customer_id: c,
+          transaction_type: 'pay',
+          gateway_method: 'check',
+          amount: 100,
+          applied_to: [{ invoice_id: inv, applied: 100 }],
+        }),
+      ),
+    );
+    expect(checks.map((a) => a.status).sort()).toEqual([201, 400, 400, 400]);
+    expect((await invoice(inv)).balance).toBe(0);
+    const voids = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.post(`/api/v3/transaction/${checks.find((a) => a.status === 201)!.body.response.id}?action=void`, {}),
+      ),
+    );
+    expect(voids.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+  });
+
+  describe.each([4, 16])('a mixed workload on one customer with %i clients', (clients) => {
+    it('answers no 500, and every balance equals a recomputation from the rows', async () => {
+      const c = await newCustomer();
+      const invoices: number[] = [];
+      for (let i = 0; i < 6; i++) invoices.push(await newInvoice(c, '40.00'));
+      const payments: number[] = [];
+      const pick = <T>(list: T[], n: number): T => list[n % list.length];
+      const operations: Array<(n: number) => Promise<{ status: number }>> = [
+        (n) =>
+          t.post('/api/v3/transaction?action=pay', {
+            customer_id: c,
+            applied_to: [{ invoice_id: pick(invoices, n) }],
+            paymethods: [card],
+          }),
+        (n) => t.post(`/api/v3/invoice/${pick(invoices, n)}?action=pay`, { use_customer_balance: true }),
+        () =>
+          t.post('/api/v3/transaction', {
+            customer_id: c,
+            transaction_type: 'cre',
+            gateway_method: 'credit',
+            amount: 7,
+            auto_apply: 'oldest_first',
+          }),
+        (n) =>
+          t.post('/api/v3/transaction', {
+            customer_id: c,
+            transaction_type: 'pay',
+            gateway_method: 'check',
+            amount: 5,
+            applied_to: [{ invoice_id: pick(invoices, n), applied: 5 }],
+          }),
+        (n) =>
+          payments.length
+            ? t.post(`/api/v3/transaction/${pick(payments, n)}?action=changeAppliedAmounts`, {
+                applied_to: [{ invoice_id: pick(invoices, n + 1) }],
+              })
+            : t.get(`/api/v3/invoice/${pick(invoices, n)}`),
+      ];
+      const statuses: number[] = [];
+      const until = Date.now() + 2000;
+      let counter = 0;
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (Date.now() < until) {
+            const n = counter++;
+            const res = await pick(operations, n)(n);
+            statuses.push(res.status);
+            const id = (res as { body?: Json }).body?.response?.id;
+            if (res.status < 300 && typeof id === 'number' && n % operations.length !== 1) payments.push(id);
+          }
+        }),
+      );
+      expect(statuses.filter((s) => s >= 500)).toEqual([]);
+      expect(statuses.filter((s) => s < 300).length).toBeGreaterThan(0);
+
+      const rows: Array<{ invoice_id: number; applied: string }> = await t.dataSource.query(
+        `SELECT ta.invoice_id AS invoice_id, ta.applied AS applied FROM transaction_applied ta
+         JOIN payment_transaction t ON t.transaction_id = ta.transaction_id
+         WHERE t.customer_id = ? AND t.status_str IN ('ok-successful', 'ok-pending')`,
+        [c],
+      );
+      for (const id of invoices) {
+        const applied = rows
+          .filter((r) => Number(r.invoice_id) === id)
+          .reduce((sum, r) => sum.plus(r.applied), new Decimal(0));
+        const read = await invoice(id);
+        expect(new Decimal(read.balance).toFixed(2)).toBe(new Decimal(40).minus(applied).toFixed(2));
+        expect(read.balance).toBeGreaterThanOrEqual(0);
+      }
+      const transactions: Json[] = (
+        await t.get(`/api/v3/transaction?where=customer_id:EQUALS:${c}&limit=500`).expect(200)
+      ).body.response;
+      for (const txn of transactions) expect(txn.unapplied).toBeGreaterThanOrEqual(0);
+      expect(await t.dataSource.manager.countBy(PaymentAttempt, { status: 'pending' })).toBe(0);
+    });
+  });
+});

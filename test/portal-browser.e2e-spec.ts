@@ -1,0 +1,205 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium } from 'playwright-core';
+import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
+import { createTestApp, TestApp } from './support/test-app';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const ARTIFACTS = join(__dirname, '..', 'test-artifacts');
+const BOUND_MS = 60_000;
+
+/** Debian's chromium (CI installs it); CHROMIUM_PATH overrides. Missing is a failure, never a skip. */
+function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const found = candidates.find((p): p is string => typeof p === 'string' && existsSync(p));
+  if (!found) {
+    throw new Error(
+      'The portal browser test needs Chromium: install it with `apt-get install -y chromium` ' +
+        '(.ci/run does) or set CHROMIUM_PATH.',
+    );
+  }
+  return found;
+}
+
+/** A free local port, so PUBLIC_URL (the root of every url_* link) is where the browser goes. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe('customer portal in a real browser (chromium)', () => {
+  let t: TestApp;
+  let c: Catalog;
+  let browser: Browser;
+  let base: string;
+  let contactA: number;
+  let invoiceA: Json;
+  let invoiceB: Json;
+
+  async function readInvoice(id: number): Promise<Json> {
+    return (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response as Json;
+  }
+
+  async function loginUrl(): Promise<string> {
+    const res = await t.post(`/api/v3/user/${contactA}?action=getLoginURL`, {}).expect(200);
+    return res.body.response as string;
+  }
+
+  beforeAll(async () => {
+    const executablePath = chromiumPath();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await createTestApp({ PUBLIC_URL: base, BUSINESS_NAME: 'Northwind Hosting LLC' });
+    await t.app.listen(port, '127.0.0.1');
+    t.clock.set(new Date('2026-03-10T17:00:00Z'));
+    c = await createCatalog(t);
+    const customerA = await createId(t, '/api/v3/customer', {
+      company: 'Alpha Co',
+      bill_addr1: '12 Harbour Road',
+      bill_city: 'Portland',
+      bill_state: 'ME',
+      bill_postcode: '04101',
+      bill_country: 'United States',
+    });
+    const customerB = await createId(t, '/api/v3/customer', { company: 'Beta Co' });
+    contactA = await createId(t, '/api/v3/user', { customer_id: customerA, username: 'alpha', email: 'ap@alpha.test' });
+    invoiceA = await readInvoice(
+      await createId(t, '/api/v3/invoice', {
+        customer_id: customerA,
+        refnumber: 'A-1001',
+        line_items: [
+          { item_id: c.plan, line_quantity: 2 },
+          { item_id: c.consulting, line_quantity: '1.5', descrip: 'Onboarding workshop' },
+        ],
+      }),
+    );
+    invoiceB = await readInvoice(
+      await createId(t, '/api/v3/invoice', {
+        customer_id: customerB,
+        refnumber: 'B-2001',
+        line_items: [{ item_id: c.plan }],
+      }),
+    );
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox'], timeout: 20_000 });
+  }, BOUND_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function signedInContext(): Promise<BrowserContext> {
+    const context = await browser.newContext({ viewport: { width: 900, height: 1100 } });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const res = await page.goto(await loginUrl());
+    expect(res?.status()).toBe(200);
+    await page.close();
+    return context;
+  }
+
+  it(
+    'signs in with a login URL, sees the invoices, is refused a declined card, pays with a test card',
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 900, height: 1100 } });
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      const url = await loginUrl();
+      expect((await page.goto(url))?.status()).toBe(200);
+      await page.getByRole('heading', { name: 'Welcome, Alpha Co' }).waitFor();
+
+      await page.getByRole('navigation').getByRole('link', { name: 'Invoices' }).click();
+      await page.getByRole('link', { name: '#A-1001' }).waitFor();
+      expect(await page.getByText('#B-2001').count()).toBe(0);
+
+      await page.getByRole('link', { name: '#A-1001' }).click();
+      await page.getByRole('heading', { name: 'Invoice #A-1001' }).waitFor();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'invoice-page.png'), fullPage: true });
+      const pdf = await page.request.get(invoiceA.url_pdflink as string);
+      expect(pdf.headers()['content-type']).toBe('application/pdf');
+      const pdfFile = join(ARTIFACTS, 'invoice-browser.pdf');
+      writeFileSync(pdfFile, await pdf.body());
+      // The PDF's first page as an image, to look at (poppler-utils; CI installs it with chromium).
+      try {
+        execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', pdfFile, join(ARTIFACTS, 'invoice-pdf-page1')]);
+      } catch (error) {
+        throw new Error(`pdftoppm could not render the PDF (apt-get install -y poppler-utils): ${String(error)}`, {
+          cause: error,
+        });
+      }
+
+      await page.getByRole('link', { name: /^Pay \$/ }).click();
+      await page.getByRole('heading', { name: 'Pay invoice #A-1001' }).waitFor();
+      const cardForm = page.locator('form', { has: page.getByLabel('Card number') });
+      const payByCard = async (number: string): Promise<void> => {
+        await cardForm.getByLabel('Card number').fill(number);
+        await cardForm.getByLabel('Expiry month (MM)').fill('12');
+        await cardForm.getByLabel('Expiry year (YYYY)').fill('2030');
+        await cardForm.getByLabel('Security code').fill('123');
+        await cardForm.getByRole('button', { name: /by card/ }).click();
+      };
+      await payByCard('4000000000000002');
+      await page.getByRole('alert').filter({ hasText: 'Your card was declined.' }).waitFor();
+      expect(await readInvoice(invoiceA.invoice_id as number)).toMatchObject({
+        balance: invoiceA.balance,
+        is_paid: false,
+      });
+
+      await payByCard('4242424242424242');
+      await page.getByText('Thank you: your payment was received').waitFor();
+      expect(await readInvoice(invoiceA.invoice_id as number)).toMatchObject({ balance: 0, is_paid: true });
+
+      // The login URL was single use.
+      const other = await browser.newContext();
+      const again = await (await other.newPage()).goto(url);
+      expect(again?.status()).toBe(410);
+      expect(await again?.text()).toContain('expired or was already used');
+      await other.close();
+      await context.close();
+    },
+    BOUND_MS,
+  );
+
+  it(
+    "refuses another customer's invoice, a forged form post and a tampered session cookie",
+    async () => {
+      const context = await signedInContext();
+      const page = await context.newPage();
+
+      const foreign = await page.goto(`${base}/portal/invoices/${invoiceB.invoice_id as number}`);
+      expect(foreign?.status()).toBe(404);
+      expect(await page.textContent('main')).toContain('no such invoice');
+      expect(await page.textContent('body')).not.toContain('B-2001');
+
+      // A post with the session cookie but no CSRF token (what a forging site can send).
+      const forged = await page.request.post(`${base}/portal/paymethods`, {
+        form: { method: 'card', number: '4242424242424242', expdate_month: '12', expdate_year: '2030' },
+      });
+      expect(forged.status()).toBe(403);
+      const customer = (await t.get(`/api/v3/customer/${invoiceA.customer_id as number}`).expect(200)).body
+        .response as Json;
+      expect(customer.default_creditcard_id).toBeNull();
+
+      const [session] = (await context.cookies(base)).filter((k) => k.name === 'portal_session');
+      const value = decodeURIComponent(session.value);
+      const tampered = value.replace(/"customerId":\d+/, `"customerId":${invoiceB.customer_id as number}`);
+      expect(tampered).not.toBe(value);
+      await context.addCookies([{ ...session, value: encodeURIComponent(tampered) }]);
+      const refused = await page.goto(`${base}/portal/invoices`);
+      expect(refused?.status()).toBe(401);
+      expect(await page.textContent('main')).toContain('could not be verified');
+      await context.close();
+    },
+    BOUND_MS,
+  );
+});
