@@ -110,6 +110,19 @@ describe('DELETE /customer/<ref>', () => {
     await t.del(`/api/v3/customer/${parent}`).expect(200);
   });
 
+  it('refuses a customer with a subscription or a quote', async () => {
+    const subscribed = await createId(t, '/api/v3/customer', { company: 'Subscribed' });
+    await createId(t, '/api/v3/package', { customer_id: subscribed, line_items: [{ item_id: plan }] });
+    expect((await t.del(`/api/v3/customer/${subscribed}`).expect(400)).body.message).toContain(
+      'it has 1 subscription(s), which stay on the books',
+    );
+    const quoted = await createId(t, '/api/v3/customer', { company: 'Quoted' });
+    await createId(t, '/api/v3/quote', { customer_id: quoted, paycycle: 'one', line_items: [{ item_id: plan }] });
+    expect((await t.del(`/api/v3/customer/${quoted}`).expect(400)).body.message).toBe(
+      'This customer cannot be deleted: it has 1 quote(s), which stay on the books.',
+    );
+  });
+
   it('answers 404 for an unknown customer', async () => {
     for (const ref of ['999999', 'external_key:nobody', 'token:nobody']) {
       const res = await t.del(`/api/v3/customer/${ref}`).expect(404);

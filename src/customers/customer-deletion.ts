@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, EntityTarget } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
 import { Tx } from 'src/database/unit-of-work';
 
@@ -8,6 +8,14 @@ import { Tx } from 'src/database/unit-of-work';
  * or null when the module that owns the objects has no objection.
  */
 export type DeletionGuard = (manager: EntityManager, customerId: number) => Promise<string | null>;
+
+/** A guard that refuses while the customer has rows of `entity` (soft-deleted ones do not count). */
+export function refuseWhileCustomerHas(entity: EntityTarget<{ customer_id: number }>, noun: string): DeletionGuard {
+  return async (manager, customerId) => {
+    const count = await manager.count(entity, { where: { customer_id: customerId } });
+    return count > 0 ? `it has ${count} ${noun}(s), which stay on the books` : null;
+  };
+}
 
 /** Deletes (softly, with revisions and events) what goes with a customer, in its transaction. */
 export type DeletionCascade = (tx: Tx, ctx: RequestContext, customerId: number) => Promise<void>;

@@ -12,10 +12,20 @@ import { QuotePresenter } from './quote.presenter';
 import { QuotesController } from './quotes.controller';
 import { QuotesService } from './quotes.service';
 
+import { QuoteCustomerDeletion } from './quote-customer-deletion';
+
 @Module({
   imports: [CustomersModule, ItemsModule, MailModule, SubscriptionsModule, TaxesModule],
   controllers: [QuotesController],
-  providers: [QuotesService, QuoteActions, QuoteReader, QuotePresenter, QuoteEvents, QuoteLineWriter],
+  providers: [
+    QuotesService,
+    QuoteCustomerDeletion,
+    QuoteActions,
+    QuoteReader,
+    QuotePresenter,
+    QuoteEvents,
+    QuoteLineWriter,
+  ],
   exports: [QuotesService, QuoteActions],
 })
 export class QuotesModule {}

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CustomerDeletion } from 'src/customers/customer-deletion';
+import { CustomerDeletion, refuseWhileCustomerHas } from 'src/customers/customer-deletion';
 import { Transaction } from './entities/transaction.entity';
 
 /** A customer with transactions (payments, refunds, credits, failed attempts) stays: they are part of the books. */
@@ -8,9 +8,6 @@ export class TransactionCustomerDeletion implements OnModuleInit {
   constructor(private readonly deletion: CustomerDeletion) {}
 
   onModuleInit(): void {
-    this.deletion.addGuard(async (m, customerId) => {
-      const transactions = await m.count(Transaction, { where: { customer_id: customerId } });
-      return transactions > 0 ? `it has ${transactions} transaction(s), which stay on the books` : null;
-    });
+    this.deletion.addGuard(refuseWhileCustomerHas(Transaction, 'transaction'));
   }
 }
