@@ -9,6 +9,7 @@ import { ChargeAttempts } from './charge-attempts';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
 import { TransactionCustomerDeletion } from './transaction-customer-deletion';
 import { InvoiceApplicationsCheck } from './invoice-applications-check';
+import { SentPaymethod } from './sent-paymethod';
 import { InvoiceApplier } from './invoice-applier';
 import { InvoiceLedger } from './invoice-ledger';
 import { InvoicePayAction } from './invoice-pay.action';
@@ -45,6 +46,7 @@ import { TransactionsService } from './transactions.service';
     CustomerPaymentsExtension,
     TransactionCustomerDeletion,
     InvoiceApplicationsCheck,
+    SentPaymethod,
     TransactionCustomerActivity,
     InvoicePayAction,
     { provide: InvoiceLedger, useClass: InvoicesLedger },
