@@ -5,6 +5,7 @@ import { APP_ENTITIES } from 'src/app.entities';
 import { DbConfig } from 'src/config/app-config';
 import { loadConfig, loadDotEnv } from 'src/config/load-config';
 import { buildDataSourceOptions } from 'src/database/data-source-options';
+import { sqliteTextColumnsNotFolded } from 'src/database/migrations/sqlite-text-collation';
 
 /**
  * `npm run migration:check`: proves the migrations build exactly the schema the entities
@@ -86,6 +87,7 @@ async function check(db: DbConfig, label: string, server: { mariadb: boolean } =
  */
 async function inSync(dataSource: DataSource, entityTables: string[], when: string): Promise<boolean> {
   if (!(await tablesAre(dataSource, entityTables, when))) return false;
+  if (!(await textIgnoresCase(dataSource, when))) return false;
   const sqlInMemory = await dataSource.driver.createSchemaBuilder().log();
   if (sqlInMemory.upQueries.length === 0) return true;
   console.error(`schema differs from the entities ${when}; synchronize would run:`);
@@ -94,6 +96,23 @@ async function inSync(dataSource: DataSource, entityTables: string[], when: stri
     console.error(`  ${query.query};${parameters}`);
   }
   return false;
+}
+
+/**
+ * On SQLite every text column must be COLLATE NOCASE (TypeORM cannot see a collation, so
+ * a migration that rebuilds a table without folding it again would go unnoticed otherwise).
+ */
+async function textIgnoresCase(dataSource: DataSource, when: string): Promise<boolean> {
+  if (dataSource.options.type !== 'better-sqlite3') return true;
+  const queryRunner = dataSource.createQueryRunner();
+  try {
+    const notFolded = await sqliteTextColumnsNotFolded(queryRunner);
+    if (notFolded.length === 0) return true;
+    console.error(`text columns not COLLATE NOCASE ${when} (call foldTextCaseOnSqlite): ${notFolded.join(', ')}`);
+    return false;
+  } finally {
+    await queryRunner.release();
+  }
 }
 
 /** Compares the tables of the current database (besides the migrations log) with `expected`. */

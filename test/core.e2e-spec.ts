@@ -56,7 +56,8 @@ describe('core HTTP machinery', () => {
     it('answers an unknown path or method with 400 (invalid endpoint)', async () => {
       for (const res of [
         await t.get('/api/v3/nothing-here'),
-        await t.del('/api/v3/customer/1'),
+        // DELETE /customer exists (DESIGN §6 Customer deletion); /item has no DELETE.
+        await t.del('/api/v3/item/1'),
         await t.put('/api/v3/customer', {}),
       ]) {
         expect(res.status).toBe(400);

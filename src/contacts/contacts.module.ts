@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
 import { ContactsController } from './contacts.controller';
 import { ContactsService } from './contacts.service';
+import { CustomerContactsDeletion } from './customer-contacts-deletion';
 import { PortalLinksService } from './portal-links.service';
 
 @Module({
   imports: [CustomersModule],
   controllers: [ContactsController],
-  providers: [ContactsService, PortalLinksService],
+  providers: [ContactsService, PortalLinksService, CustomerContactsDeletion],
   exports: [ContactsService, PortalLinksService],
 })
 export class ContactsModule {}

@@ -118,24 +118,36 @@ export class ContactsService {
 
   async remove(ctx: RequestContext, ref: string): Promise<true> {
     await this.uow.run(async (tx) => {
-      const m = tx.manager;
-      const contact = await findByPathRef(m, CONTACT_REF, ref);
-      const id = contact.user_id;
-      const user = await this.presentById(m, id);
-      const now = this.clock.now();
-      await m.update(Contact, id, {
-        // The portal username is freed for reuse; the external key follows EXTERNAL_KEY_ON_DELETE.
-        username: `deleted-${contact.token}-${id}`,
-        external_key: externalKeyAfterDelete(contact.external_key, this.config.externalKeyOnDelete, contact.token),
-        deleted_datetime: now,
-        ...modStamps(ctx, now),
-      });
-      const released = await this.customers.releaseMainContact(tx, id);
-      await this.revisions.record(tx, ctx, 'user', id, 'Contact deleted');
-      await this.events.record(tx, ctx, { contextStr: 'user', contextId: id, event: 'delete', data: { user } });
-      if (released) await this.customers.mainContactChanged(tx, ctx, contact.customer_id);
+      const contact = await findByPathRef(tx.manager, CONTACT_REF, ref);
+      await this.deleteContact(tx, ctx, contact, 'Contact deleted');
+      // The customer is left without a main contact: its main contact changed (SPEC Events: super).
+      if (await this.customers.releaseMainContact(tx, contact.user_id)) {
+        await this.customers.mainContactChanged(tx, ctx, contact.customer_id);
+      }
     });
     return true;
+  }
+
+  /** Every contact of a customer that is being deleted goes with it (DESIGN §6 "Customer deletion"). */
+  async removeAllOf(tx: Tx, ctx: RequestContext, customerId: number): Promise<void> {
+    const contacts = await tx.manager.find(Contact, { where: { customer_id: customerId }, order: { user_id: 'ASC' } });
+    for (const contact of contacts) await this.deleteContact(tx, ctx, contact, 'Contact deleted with its customer');
+  }
+
+  /** Soft-deletes one contact: revision and user/delete with the contact as it was. */
+  private async deleteContact(tx: Tx, ctx: RequestContext, contact: Contact, note: string): Promise<void> {
+    const id = contact.user_id;
+    const user = await this.presentById(tx.manager, id);
+    const now = this.clock.now();
+    await tx.manager.update(Contact, id, {
+      // The portal username is freed for reuse; the external key follows EXTERNAL_KEY_ON_DELETE.
+      username: `deleted-${contact.token}-${id}`,
+      external_key: externalKeyAfterDelete(contact.external_key, this.config.externalKeyOnDelete, contact.token),
+      deleted_datetime: now,
+      ...modStamps(ctx, now),
+    });
+    await this.revisions.record(tx, ctx, 'user', id, note);
+    await this.events.record(tx, ctx, { contextStr: 'user', contextId: id, event: 'delete', data: { user } });
   }
 
   async findOne(ref: string): Promise<Record<string, unknown>> {

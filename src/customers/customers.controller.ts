@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { ObjectAction, pickAction } from 'src/core/actions/actions';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
@@ -55,6 +55,11 @@ export class CustomersController {
   ): Promise<ApiResult> {
     const id = await this.customers.update(ctx, ref, dto);
     return updated(this.wire.apiUrl('customer', id), id);
+  }
+
+  @Delete(':ref')
+  remove(@Param('ref') ref: string, @Ctx() ctx: RequestContext): Promise<true> {
+    return this.customers.remove(ctx, ref);
   }
 
   @Post(':ref')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomerActions } from './customer-actions';
+import { CustomerDeletion } from './customer-deletion';
 import { CustomerExtensions } from './customer-figures';
 import { CustomerPresenter } from './customer.presenter';
 import { CustomersController } from './customers.controller';
@@ -7,7 +8,7 @@ import { CustomersService } from './customers.service';
 
 @Module({
   controllers: [CustomersController],
-  providers: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerActions],
-  exports: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerActions],
+  providers: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerActions, CustomerDeletion],
+  exports: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerActions, CustomerDeletion],
 })
 export class CustomersModule {}

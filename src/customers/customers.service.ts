@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { assertUsernameFree, generatedUsername, nameColumns } from './contact-writer';
 import { presentStoredContact } from './contact.presenter';
 import { Contact } from './entities/contact.entity';
@@ -8,7 +9,7 @@ import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { applyWhere, listQueryClause } from 'src/core/query';
-import { assertExternalKeyFree, insertWithExternalKey } from 'src/core/refs/external-key';
+import { assertExternalKeyFree, externalKeyAfterDelete, insertWithExternalKey } from 'src/core/refs/external-key';
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -17,6 +18,7 @@ import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
+import { CustomerDeletion } from './customer-deletion';
 import { CustomerExtensions, EMPTY_FIGURES } from './customer-figures';
 import { CustomerPresenter, CustomerWithSuperuser, SUPERUSER_COLUMNS } from './customer.presenter';
 import { CUSTOMER_QUERY_FIELDS } from './customer.query-fields';
@@ -55,6 +57,8 @@ export class CustomersService {
     private readonly presenter: CustomerPresenter,
     private readonly extensions: CustomerExtensions,
     private readonly wire: WireFormat,
+    private readonly deletion: CustomerDeletion,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.reader = new EntityReader<CustomerWithSuperuser>(dataSource, {
       entity: Customer,
@@ -143,6 +147,41 @@ export class CustomersService {
       if (contactEvent && superuserId !== null) await this.recordMainContactEvent(tx, ctx, superuserId, contactEvent);
       return id;
     });
+  }
+
+  /**
+   * Deletes a customer that has nothing the books need: refused (400, every reason) while
+   * it has invoices, payments or child customers; otherwise its contacts and payment
+   * methods go with it, each with its revision, and customer/delete is fired with the
+   * customer and main contact as they were. The key follows EXTERNAL_KEY_ON_DELETE.
+   */
+  async remove(ctx: RequestContext, ref: string): Promise<true> {
+    await this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const customer = await findByPathRef(m, CUSTOMER_REF, ref);
+      const id = customer.customer_id;
+      const children = await m.count(Customer, { where: { parent_customer_id: id } });
+      const reasons = await this.deletion.objections(m, id);
+      if (children > 0) reasons.push(`it is the parent of ${children} customer(s); give them another parent first`);
+      if (reasons.length > 0) throw ApiError.badRequest(`This customer cannot be deleted: ${reasons.join('; ')}.`);
+      const presented = await this.presentById(m, id);
+      const user = customer.superuser_id ? await this.presentContactById(m, customer.superuser_id) : null;
+      const now = this.clock.now();
+      await m.update(Customer, id, {
+        external_key: externalKeyAfterDelete(customer.external_key, this.config.externalKeyOnDelete, customer.token),
+        deleted_datetime: now,
+        ...modStamps(ctx, now),
+      });
+      await this.deletion.cascade(tx, ctx, id);
+      await this.revisions.record(tx, ctx, 'customer', id, 'Customer deleted');
+      await this.events.record(tx, ctx, {
+        contextStr: 'customer',
+        contextId: id,
+        event: 'delete',
+        data: { customer: presented, user },
+      });
+    });
+    return true;
   }
 
   async findOne(ref: string): Promise<Record<string, unknown>> {

@@ -51,6 +51,12 @@ export interface InvoiceAppliedSource {
 }
 
 /**
+ * What in another module still names an invoice (e.g. transactions whose `applied_to`
+ * holds it), as the end of "This invoice cannot be deleted: ...", or null for nothing.
+ */
+export type InvoiceReferenceCheck = (manager: EntityManager, invoiceId: number) => Promise<string | null>;
+
+/**
  * Where later modules plug into invoices: the money they apply (payments, credits,
  * refunds, declines, paid date) and the nested query fields over their tables
  * (`transaction.transaction_id`, `quote.quote_id`, `package_token`), as `exists`
@@ -60,9 +66,24 @@ export interface InvoiceAppliedSource {
 export class InvoiceExtensions {
   private readonly sources: InvoiceAppliedSource[] = [];
   private readonly fields: Record<string, FieldMap[string]> = {};
+  private readonly referenceChecks: InvoiceReferenceCheck[] = [];
 
   addAppliedSource(source: InvoiceAppliedSource): void {
     this.sources.push(source);
+  }
+
+  /** A deleted invoice must leave nothing naming it behind: such a check refuses the deletion. */
+  addReferenceCheck(check: InvoiceReferenceCheck): void {
+    this.referenceChecks.push(check);
+  }
+
+  async referencesTo(manager: EntityManager, invoiceId: number): Promise<string[]> {
+    const found: string[] = [];
+    for (const check of this.referenceChecks) {
+      const reference = await check(manager, invoiceId);
+      if (reference !== null) found.push(reference);
+    }
+    return found;
   }
 
   /** E.g. `{'transaction.transaction_id': {expr: 'ta.transaction_id', type: 'int', exists: 'SELECT 1 FROM ... WHERE ta.invoice_id = i.invoice_id AND {cond}'}}`. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
 import { TaxesModule } from 'src/taxes/taxes.module';
 import { InvoiceActions } from './invoice-actions';
+import { InvoiceCustomerDeletion } from './invoice-customer-deletion';
 import { InvoiceCustomerFigures } from './invoice-customer-figures';
 import { InvoiceEvents } from './invoice-events';
 import { InvoiceExtensions } from './invoice-extensions';
@@ -25,6 +26,7 @@ import { PricingInputsLoader } from './pricing-inputs-loader';
     InvoiceExtensions,
     InvoiceStatusUpdater,
     InvoiceCustomerFigures,
+    InvoiceCustomerDeletion,
     InvoiceIssuer,
     PricingInputsLoader,
   ],

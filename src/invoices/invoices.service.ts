@@ -126,6 +126,11 @@ export class InvoicesService {
       if (hasNetApplied(applied)) {
         throw ApiError.badRequest('This invoice has payments or credits applied: unapply them before deleting it.');
       }
+      // Even with nothing net applied (a payment fully refunded), what names the invoice stays.
+      const references = await this.extensions.referencesTo(m, invoice.invoice_id);
+      if (references.length > 0) {
+        throw ApiError.badRequest(`This invoice cannot be deleted: ${references.join('; ')}; void it instead.`);
+      }
       const now = this.clock.now();
       await m.update(Invoice, invoice.invoice_id, {
         external_key: externalKeyAfterDelete(invoice.external_key, this.config.externalKeyOnDelete, invoice.token),

@@ -3,6 +3,7 @@ import { CustomersModule } from 'src/customers/customers.module';
 import { PaymentsModule } from 'src/payments/payments.module';
 import { BankAccountsService } from './bank-accounts.service';
 import { CreditCardsService } from './credit-cards.service';
+import { CustomerPaymethodsDeletion } from './customer-paymethods-deletion';
 import { PaymethodPresenter } from './paymethod.presenter';
 import { BankAccountsController, CreditCardsController, TokenizedController } from './paymethods.controllers';
 import { SetPayMethodAction } from './set-paymethod.action';
@@ -11,7 +12,14 @@ import { TokenizedService } from './tokenized.service';
 @Module({
   imports: [CustomersModule, PaymentsModule],
   controllers: [CreditCardsController, BankAccountsController, TokenizedController],
-  providers: [CreditCardsService, BankAccountsService, TokenizedService, PaymethodPresenter, SetPayMethodAction],
+  providers: [
+    CreditCardsService,
+    BankAccountsService,
+    TokenizedService,
+    PaymethodPresenter,
+    SetPayMethodAction,
+    CustomerPaymethodsDeletion,
+  ],
   exports: [CreditCardsService, BankAccountsService, TokenizedService, PaymethodPresenter],
 })
 export class PaymethodsModule {}

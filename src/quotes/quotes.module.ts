@@ -8,6 +8,7 @@ import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
 import { TaxesModule } from 'src/taxes/taxes.module';
 import { QuoteActions } from './quote-actions';
 import { QuoteCustomerActivity } from './quote-customer-activity';
+import { QuoteCustomerDeletion } from './quote-customer-deletion';
 import { QuoteEvents } from './quote-events';
 import { QuoteLineWriter } from './quote-line-writer';
 import { QuoteReader } from './quote-reader';
@@ -20,6 +21,7 @@ import { QuotesService } from './quotes.service';
   controllers: [QuotesController],
   providers: [
     QuotesService,
+    QuoteCustomerDeletion,
     QuoteActions,
     QuoteReader,
     QuotePresenter,

@@ -19,11 +19,14 @@ import { SubscriptionPresenter } from './subscription.presenter';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
 
+import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
+
 @Module({
   imports: [CustomersModule, InvoicesModule, ItemsModule, PaymethodsModule, MailModule],
   controllers: [SubscriptionsController],
   providers: [
     SubscriptionsService,
+    SubscriptionCustomerDeletion,
     SubscriptionActions,
     SubscriptionReader,
     SubscriptionPresenter,

@@ -14,6 +14,7 @@ import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger } from './invoice-ledger';
 import { lockCustomers } from 'src/customers/customer-lock';
 import { PaymentService } from './payment.service';
+import { isSentPaymethod, SentPaymethod } from './sent-paymethod';
 import { loadTransactionFigures } from './transaction-figures';
 import { COUNTING_STATUSES } from './transaction-status';
 
@@ -34,6 +35,7 @@ export class InvoicePayAction implements OnModuleInit {
     private readonly clock: Clock,
     private readonly ledger: InvoiceLedger,
     private readonly revisions: RevisionService,
+    private readonly sentPaymethod: SentPaymethod,
   ) {}
 
   onModuleInit(): void {
@@ -43,6 +45,7 @@ export class InvoicePayAction implements OnModuleInit {
   private async run(ref: string, body: unknown, ctx: RequestContext): Promise<unknown> {
     const fields = body === undefined || body === null || body === '' ? {} : body;
     if (!isPlainObject(fields)) throw ApiError.badRequest('The request body must be a JSON object.');
+    if (isSentPaymethod(fields)) return this.payWithSent(ref, fields, ctx);
     const unknown = Object.keys(fields).find((k) => !FIELDS.has(k));
     if (unknown) throw ApiError.badRequest(`Invalid field: "${unknown}" is not a field of action pay.`);
     const invoice = await findByPathRef(this.dataSource.manager, INVOICE_REF, ref);
@@ -60,6 +63,17 @@ export class InvoicePayAction implements OnModuleInit {
       applied_to: [invoice.invoice_id],
       ...(fields.amount !== undefined ? { amount: fields.amount } : {}),
       ...(fields.paymethods !== undefined ? { paymethods: fields.paymethods } : {}),
+    });
+  }
+
+  /** A card or bank account sent as the body: stored on the customer, then paid with as `paymethods`. */
+  private async payWithSent(ref: string, body: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
+    const invoice = await findByPathRef(this.dataSource.manager, INVOICE_REF, ref);
+    const method = await this.sentPaymethod.store(ctx, invoice.customer_id, body);
+    return this.payments.pay(ctx, {
+      customer_id: invoice.customer_id,
+      applied_to: [invoice.invoice_id],
+      paymethods: [method],
     });
   }
 

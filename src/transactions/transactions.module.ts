@@ -7,6 +7,9 @@ import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { AchSettlementJob } from './ach-settlement.job';
 import { ChargeAttempts } from './charge-attempts';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
+import { TransactionCustomerDeletion } from './transaction-customer-deletion';
+import { InvoiceApplicationsCheck } from './invoice-applications-check';
+import { SentPaymethod } from './sent-paymethod';
 import { InvoiceApplier } from './invoice-applier';
 import { InvoiceLedger } from './invoice-ledger';
 import { InvoicePayAction } from './invoice-pay.action';
@@ -41,6 +44,9 @@ import { TransactionsService } from './transactions.service';
     InvoiceApplier,
     AchSettlementJob,
     CustomerPaymentsExtension,
+    TransactionCustomerDeletion,
+    InvoiceApplicationsCheck,
+    SentPaymethod,
     TransactionCustomerActivity,
     InvoicePayAction,
     { provide: InvoiceLedger, useClass: InvoicesLedger },

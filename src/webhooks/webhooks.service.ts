@@ -10,7 +10,7 @@ import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { forgetInTransaction } from 'src/database/transaction-memo';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
-import { TargetRefusedError, vetTarget } from './delivery/target-url-guard';
+import { checkNewTarget, TargetRefusedError } from './delivery/target-url-guard';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
 import { newWebhookSecret } from './delivery/webhook-signature';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -42,7 +42,7 @@ export class WebhooksService {
     const problem = eventPatternProblem(dto.event);
     if (problem) throw ApiError.badRequest(`Invalid field "event": ${problem}.`);
     try {
-      await vetTarget(
+      await checkNewTarget(
         dto.target_url,
         { allowPrivate: this.config.webhookAllowPrivateTargets },
         this.deliverer.resolver,

@@ -9,7 +9,7 @@ import { PaymentAttempts1764000100000 } from './1764000100000-payment-attempts';
 import { InvoiceLineOrigin1764000200000 } from './1764000200000-invoice-line-origin';
 import { Subscriptions1764000300000 } from './1764000300000-subscriptions';
 import { PortalKey1764000700000 } from './1764000700000-portal-key';
-
+import { TextIgnoresCase1764000500000 } from './1764000500000-text-ignores-case';
 import { UsageRecords1764000900000 } from './1764000900000-usage-records';
 import { IdempotencyKeys1764000100001 } from './1764000100001-idempotency-keys';
 import { Quotes1764000300001 } from './1764000300001-quotes';
@@ -26,6 +26,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PaymentAttempts1764000100000,
   InvoiceLineOrigin1764000200000,
   Subscriptions1764000300000,
+  TextIgnoresCase1764000500000,
   PortalKey1764000700000,
   UsageRecords1764000900000,
   IdempotencyKeys1764000100001,

@@ -1,4 +1,5 @@
 import { DefaultNamingStrategy, QueryRunner, Table, TableColumnOptions, TableIndex } from 'typeorm';
+import { isSqlite, isTextType, SQLITE_TEXT_COLLATION } from './sqlite-text-collation';
 
 /**
  * Portable table definitions for migrations: only the QueryRunner / Table API (no DDL
@@ -36,13 +37,16 @@ export interface TableSpec {
 export async function createTables(queryRunner: QueryRunner, tables: TableSpec[]): Promise<void> {
   // TypeORM gives a @DeleteDateColumn the driver's default precision (MySQL: datetime(6); SQLite: none).
   const deleteDatePrecision = queryRunner.connection.driver.mappedDataTypes.deleteDatePrecision;
+  // Text ignores case on SQLite as on MariaDB (sqlite-text-collation.ts).
+  const textCollation = isSqlite(queryRunner) ? SQLITE_TEXT_COLLATION : undefined;
   for (const table of tables) {
     await queryRunner.createTable(
       new Table({
         name: table.name,
-        columns: table.columns.map((column) =>
-          column.name === DELETE_DATE_COLUMN ? { ...column, precision: deleteDatePrecision } : column,
-        ),
+        columns: table.columns.map((column) => {
+          if (column.name === DELETE_DATE_COLUMN) return { ...column, precision: deleteDatePrecision };
+          return textCollation && isTextType(column.type) ? { ...column, collation: textCollation } : column;
+        }),
         indices: table.indices.map((index) => tableIndex(table.name, index)),
       }),
     );

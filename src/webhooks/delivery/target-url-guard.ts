@@ -18,6 +18,14 @@ export class TargetRefusedError extends Error {
   }
 }
 
+/** The name has no address right now (it may have one later). */
+export class UnresolvedHostError extends TargetRefusedError {
+  constructor(hostname: string) {
+    super(`host "${hostname}" does not resolve`);
+    this.name = 'UnresolvedHostError';
+  }
+}
+
 export interface TargetPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http, any port, IP literals and private addresses (tests, dev). */
   allowPrivate: boolean;
@@ -118,9 +126,9 @@ export async function vetTarget(
   try {
     addresses = await resolver(hostname);
   } catch {
-    throw new TargetRefusedError(`host "${hostname}" does not resolve`);
+    throw new UnresolvedHostError(hostname);
   }
-  if (addresses.length === 0) throw new TargetRefusedError(`host "${hostname}" does not resolve`);
+  if (addresses.length === 0) throw new UnresolvedHostError(hostname);
   if (!policy.allowPrivate) {
     // Every answer must be public: a mixed answer is how rebinding attacks start.
     const inside = addresses.find((a) => !isPublicAddress(a.address));
@@ -128,4 +136,17 @@ export async function vetTarget(
   }
   const chosen = addresses[0];
   return { url, hostname, address: chosen.address, family: isIP(chosen.address) === 6 ? 6 : 4 };
+}
+
+/**
+ * The check when a hook is created. In the private (test/dev) mode a name that does not
+ * resolve yet is accepted, e.g. a container that is not up: `vetTarget` runs again at
+ * every delivery anyway. In the default mode it must resolve to public addresses now.
+ */
+export async function checkNewTarget(raw: string, policy: TargetPolicy, resolver: HostResolver): Promise<void> {
+  try {
+    await vetTarget(raw, policy, resolver);
+  } catch (error) {
+    if (!(policy.allowPrivate && error instanceof UnresolvedHostError)) throw error;
+  }
 }

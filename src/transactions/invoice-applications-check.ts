@@ -1,0 +1,26 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InvoiceExtensions } from 'src/invoices/invoice-extensions';
+import { TransactionApplied } from './entities/transaction-applied.entity';
+
+/**
+ * An invoice that a transaction's `applied_to` names (a payment, even one fully refunded,
+ * a refund, a credit, a failed attempt) is not deleted: the transaction would name a
+ * missing invoice. Voiding keeps the invoice, so it stays possible.
+ */
+@Injectable()
+export class InvoiceApplicationsCheck implements OnModuleInit {
+  constructor(private readonly extensions: InvoiceExtensions) {}
+
+  onModuleInit(): void {
+    this.extensions.addReferenceCheck(async (m, invoiceId) => {
+      const rows = await m
+        .createQueryBuilder(TransactionApplied, 'ta')
+        .select('DISTINCT ta.transaction_id', 'id')
+        .where('ta.invoice_id = :invoiceId', { invoiceId })
+        .orderBy('ta.transaction_id')
+        .getRawMany<{ id: number | string }>();
+      if (rows.length === 0) return null;
+      return `transaction(s) ${rows.map((row) => Number(row.id)).join(', ')} name it in applied_to`;
+    });
+  }
+}
