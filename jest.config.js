@@ -1,7 +1,7 @@
 // One runner for unit tests (src, *.spec.ts) and e2e tests (test, *.e2e-spec.ts).
 // NestJS 12 ships ES modules only; Jest on Node 20 loads CommonJS, so those packages
 // are compiled to CommonJS by babel-jest on the fly (the app itself runs them natively).
-const ESM_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'load-esm'];
+const ESM_PACKAGES = ['@nestjs', '@apidevtools', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'load-esm'];
 
 module.exports = {
   moduleFileExtensions: ['js', 'mjs', 'json', 'ts'],

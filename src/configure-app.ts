@@ -7,6 +7,7 @@ import { errorEnvelope } from './core/envelope/envelope';
 import { sendJson } from './core/envelope/send-json';
 import { asObject } from './core/validation/validate-body';
 import { bodyShapeProblem } from './core/validation/body-shape';
+import { serveOpenApi } from './ops/openapi/openapi-document';
 
 /** Largest accepted JSON body; a bulk request of 25 entries fits comfortably. */
 const BODY_LIMIT = '1mb';
@@ -28,7 +29,7 @@ function verifyUtf8(_req: unknown, _res: unknown, raw: Buffer): void {
 
 /**
  * HTTP setup shared by main.ts and the tests: path normalisation, JSON parsing whose
- * failures answer in the envelope, proxy awareness for client IPs.
+ * failures answer in the envelope, proxy awareness for client IPs, the OpenAPI document.
  */
 export function configureApp(app: INestApplication): void {
   const http = app.getHttpAdapter().getInstance() as express.Express;
@@ -63,6 +64,7 @@ export function configureApp(app: INestApplication): void {
     sendJson(res, 400, errorEnvelope(400, problem));
   });
   answerClientErrorsInEnvelope(app.getHttpServer() as Server);
+  serveOpenApi(app);
 }
 
 function splitOnce(value: string, separator: string): [string, string | undefined] {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { EventRecorder } from 'src/core/events/event-recorder';
@@ -61,8 +62,12 @@ describe('group commit', () => {
   }
 
   it('commits writes of one turn together on SQLite, once each', async () => {
+    // The group's 20 ms cap reads performance.now(): held still, so a slow moment of a loaded
+    // machine cannot close the group before the fourth write joins it.
+    const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
     const ids = await Promise.allSettled([create('Group A'), create('Group B'), create('Group C'), create('Group D')]);
     // One transaction on SQLite; a transaction each on MySQL/MariaDB (no shared fate).
+    held.mockRestore();
     expect(queryRunners).toHaveBeenCalledTimes(t.app.get(UnitOfWork).isMysql ? 4 : 1);
     const created = ids.map((o) => (o.status === 'fulfilled' ? o.value : NaN));
     expect(created.every(Number.isInteger)).toBe(true);

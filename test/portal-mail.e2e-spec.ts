@@ -121,6 +121,20 @@ describe('mail through SMTP: templates, overrides, links', () => {
     expect(links.some((l) => l.startsWith('/r/paymethod/i/'))).toBe(true);
   });
 
+  it('welcome: the subscription welcome mail, with statement and payment-method links', async () => {
+    const id = await createId(t, '/api/v3/package', {
+      customer_id: customer,
+      nickname: 'Hosting',
+      line_items: [{ item_id: c.plan }],
+    });
+    await t.post(`/api/v3/package/${id}?action=welcome`).expect(200);
+    const mail = await inbox.next();
+    expect(mail.recipients).toEqual(['ap@acme.test']);
+    expect(mail.subject).toBe('Welcome');
+    expect(mail.content).toContain('Your subscription "Hosting" with Northwind is active.');
+    await expectWorkingLinks(mail.content, 2);
+  });
+
   it('password reset and password set, with a working portal link', async () => {
     await t.post(`/api/v3/user/${contact}?action=password`).expect(200);
     const reset = await inbox.next();

@@ -176,6 +176,31 @@ describe('customer portal and pay links', () => {
       }
     });
 
+    it('lists its own and its child customers subscriptions, never another customer', async () => {
+      await createId(t, '/api/v3/package', {
+        customer_id: customerA,
+        nickname: 'Alpha hosting',
+        line_items: [{ item_id: c.plan }],
+      });
+      await createId(t, '/api/v3/package', {
+        customer_id: childOfA,
+        nickname: 'Branch hosting',
+        line_items: [{ item_id: c.plan }],
+      });
+      await createId(t, '/api/v3/package', {
+        customer_id: customerB,
+        nickname: 'Beta hosting',
+        line_items: [{ item_id: c.plan }],
+      });
+      const agent = browser();
+      const page = await agent.get(await loginPath(contactA, 'subscriptions')).expect(200);
+      expect(page.text).toContain('<h1>Subscriptions</h1>');
+      expect(page.text).toContain('Alpha hosting');
+      expect(page.text).toContain('Branch hosting');
+      expect(page.text).not.toContain('Beta hosting');
+      expect((await agent.get('/portal/subscriptions').expect(200)).text).toContain('Monthly');
+    });
+
     it('shows payments, account information and the payment-method page', async () => {
       const agent = await signedIn();
       expect((await agent.get('/portal/payments').expect(200)).text).toContain('Payments');

@@ -67,7 +67,8 @@ describe('quotes (/quote)', () => {
     const id = res.body.response.id as number;
     expect(res.headers.location).toBe(`https://billing.example.test/api/v3/quote/${id}`);
     const q = await quote(id);
-    // 198 + 100 + 10 + 12.50; setup 25 + 5; tax 6 % of 100; total = subtotal + taxes; upfront adds setup.
+    // 198 + 100 + 10 + 12.50; setup 25 + 5; tax 6 % of 100; total = subtotal + taxes;
+    // upfront adds setup and its tax (6 % of 25 = 1.50).
     expect(q).toMatchObject({
       quote_id: id,
       customer_id: customer,
@@ -81,7 +82,7 @@ describe('quotes (/quote)', () => {
       setup: 30,
       taxes: 6,
       total: 326.5,
-      upfront: 356.5,
+      upfront: 358,
       quote_status_id: 1,
       quote_status_name: 'New',
       quote_status_str: 'open-new',
@@ -185,6 +186,32 @@ describe('quotes (/quote)', () => {
     expect((await t.put(`/api/v3/quote/${id}`, { memo: 'x' }).expect(400)).body.message).toContain('cannot be changed');
     await act(id, 'reject').expect(400);
     expect(await count('package')).toBe(packages);
+  });
+
+  it('converts a one-time quote into an invoice with the quoted lines and prices (quote/won with invoices)', async () => {
+    const id = await newQuote({
+      paycycle: 'one',
+      line_items: [
+        { item_id: plan, line_quantity: 2 },
+        { item_id: taxed },
+        { item_id: addon, tierset: { pricemodel: 'fla', base: 10, setup: 5 } },
+        { item_id: plan, line_rate: 12.5 },
+      ],
+    });
+    const created = (await act(id, 'convert').expect(200)).body.response as Json;
+    expect(created.context_str).toBe('invoice');
+    const invoice = (await t.get(`/api/v3/invoice/${created.id as number}`).expect(200)).body.response;
+    // The quote's upfront: 198 + 100 + 10 + 12.50 + setup 25 + 5; tax 6 % of 100 and of 25.
+    expect(invoice).toMatchObject({ customer_id: customer, subtotal: 350.5, taxes: 7.5, total: 358 });
+    expect(await quote(id)).toMatchObject({ quote_status_str: 'closed-won', invoice_id: created.id });
+    const events = await received(id);
+    expect(events.map((e) => e.event)).toEqual(['insert', 'status', 'won']);
+    expect(events[2].data.invoices).toHaveLength(1);
+    expect(events[2].data.invoices[0]).toMatchObject({ invoice_id: created.id, total: 358 });
+    expect(events[2].data.packages).toEqual([]);
+    const invoices = await count('invoice');
+    await act(id, 'convert').expect(400);
+    expect(await count('invoice')).toBe(invoices);
   });
 
   it('rejects a quote: closed-lost, quote/status and quote/lost', async () => {

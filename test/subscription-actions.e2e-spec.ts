@@ -36,9 +36,6 @@ describe('subscription actions', () => {
   const eventsOf = async (id: number) => (await received(id)).map((b) => b.event as string);
   const lineCount = async (): Promise<number> =>
     Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM package_line'))[0].n);
-  /** What the first invoice (billing runs, not in this module) leaves: cycle 0 billed, cycle 1 next. */
-  const billFirstCycle = (id: number, nextUtc: string) =>
-    t.dataSource.query(`UPDATE package SET next_invoice_datetime = '${nextUtc}' WHERE package_id = ${id}`);
 
   beforeAll(async () => {
     t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
@@ -49,6 +46,8 @@ describe('subscription actions', () => {
     addon = await createId(t, '/api/v3/item', { name: 'Addon', pricemodel: { pricemodel: 'fla', base: 20 } });
     customer = await createId(t, '/api/v3/customer', { company: 'Acting', superuser_email: 'ap@acting.test' });
   });
+  // Each test starts on Apr 10, 10:00 in Chicago, whatever the one before did to the clock.
+  beforeEach(() => t.clock.set(new Date('2026-04-10T15:00:00Z')));
   afterAll(async () => {
     await t.close();
     await receiver.close();
@@ -97,14 +96,39 @@ describe('subscription actions', () => {
     expect(events[1].data.package.line_items).toHaveLength(2);
   });
 
-  it('upgrade mid-cycle with subscribe_prorate_cycle next keeps the hand-computed charge and credit', async () => {
+  const invoicesOf = async (id: number): Promise<Json[]> => {
+    const list = (await t.get(`/api/v3/invoice?where=package_id:EQUALS:${id}`).expect(200)).body.response as Json[];
+    return Promise.all(
+      list.map(async (i) => (await t.get(`/api/v3/invoice/${i.invoice_id as number}`).expect(200)).body.response),
+    );
+  };
+  const linesOf = (invoice: Json) =>
+    (invoice.line_items as Json[]).map((l) => [l.line_total, l.line_prorate, l.is_recurring, l.is_setup]);
+
+  it('invoice bills the next cycle in advance, then moves on one cycle (package/generate)', async () => {
+    const id = await newSub();
+    await act(id, 'invoice').expect(200);
+    const [first] = await invoicesOf(id);
+    expect(first).toMatchObject({ package_id: id, total: 899, date: '2026-04-10' });
+    expect((await pkg(id)).next_invoice_datetime).toBe('2026-05-10T10:00:00-05:00');
+    await act(id, 'invoice', { date: '2026-04-11' }).expect(200);
+    expect((await pkg(id)).next_invoice_datetime).toBe('2026-06-10T10:00:00-05:00');
+    expect((await invoicesOf(id)).map((i) => [i.total, i.date])).toEqual([
+      [899, '2026-04-10'],
+      [899, '2026-04-11'],
+    ]);
+    expect(await eventsOf(id)).toEqual(['insert', 'generate', 'generate']);
+    expect((await act(id, 'invoice', { date: 'someday' }).expect(400)).body.message).toContain('date');
+  });
+
+  const upgradeMidCycle = async (when: 'now' | 'next'): Promise<number> => {
     t.clock.set(new Date('2026-04-10T15:00:00Z'));
     const id = await createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: plan }] });
-    await billFirstCycle(id, '2026-05-10 15:00:00.000'); // cycle 0: Apr 10 .. May 10, 30 days
+    await act(id, 'invoice').expect(200); // cycle 0: Apr 10 .. May 10, 30 days, billed in advance
     const [old] = (await pkg(id)).line_items as Json[];
     t.clock.set(new Date('2026-04-21T17:00:00Z')); // Apr 21: 19 of 30 days left
     await act(id, 'upgrade', {
-      subscribe_prorate_cycle: 'next',
+      subscribe_prorate_cycle: when,
       line_items: [
         {
           line_item_id: old.line_item_id,
@@ -115,14 +139,36 @@ describe('subscription actions', () => {
         },
       ],
     }).expect(200);
-    const rows = await t.dataSource.query<Json[]>(
-      `SELECT amount, line_prorate, invoice_id FROM package_proration WHERE package_id = ${id} ORDER BY amount DESC`,
-    );
+    return id;
+  };
+
+  it('upgrade mid-cycle with subscribe_prorate_cycle now issues the hand-computed charge and credit', async () => {
+    const id = await upgradeMidCycle('now');
+    const [, prorations] = await invoicesOf(id);
     // 800 × 0.633333333 = 506.6666664 -> 506.67; 99 × 0.633333333 = 62.699999967 -> -62.70.
-    expect(rows.map((r) => [Number(r.amount).toFixed(2), Number(r.line_prorate).toFixed(9), r.invoice_id])).toEqual([
-      ['506.67', '0.633333333', null],
-      ['-62.70', '0.633333333', null],
+    expect(linesOf(prorations)).toEqual([
+      [506.67, 0.633333333, true, false],
+      [-62.7, -0.633333333, true, false],
     ]);
+    expect(prorations).toMatchObject({ package_id: id, total: 443.97 });
+    t.clock.set(new Date('2026-04-10T15:00:00Z'));
+  });
+
+  it('upgrade mid-cycle with subscribe_prorate_cycle next puts them on the next cycle invoice', async () => {
+    const id = await upgradeMidCycle('next');
+    expect(await invoicesOf(id)).toHaveLength(1);
+    await act(id, 'invoice').expect(200);
+    const [, next] = await invoicesOf(id);
+    // The new line for May 10 .. Jun 10 in advance, with the prorations of April.
+    expect(linesOf(next)).toEqual([
+      [800, null, true, false],
+      [506.67, 0.633333333, true, false],
+      [-62.7, -0.633333333, true, false],
+    ]);
+    expect(next.total).toBe(1243.97);
+    // Carried once: the invoice after has the line only.
+    await act(id, 'invoice').expect(200);
+    expect((await invoicesOf(id))[2].total).toBe(800);
     t.clock.set(new Date('2026-04-10T15:00:00Z'));
   });
 
@@ -196,7 +242,7 @@ describe('subscription actions', () => {
 
   it('suspends and unsuspends: no back-billing, billing resumes at the next cycle start', async () => {
     const id = await newSub();
-    await billFirstCycle(id, '2026-05-10 15:00:00.000');
+    await act(id, 'invoice').expect(200);
     await act(id, 'suspend', { suspendto_datetime: '2026-06-15' }).expect(200);
     expect(await pkg(id)).toMatchObject({
       package_status_id: 4,
@@ -212,13 +258,14 @@ describe('subscription actions', () => {
     t.clock.set(new Date('2026-06-20T15:00:00Z'));
     await act(id, 'unsuspend').expect(200);
     expect(await pkg(id)).toMatchObject({
-      package_status_str: 'active-current',
+      // The April invoice (Net 30, due May 10) is unpaid: overdue, while billing stays stopped.
+      package_status_str: 'active-overdue',
       suspendfrom_datetime: null,
       // May 10 and Jun 10 were suspended: never billed. Next: Jul 10.
       next_invoice_datetime: '2026-07-10T10:00:00-05:00',
     });
     expect((await act(id, 'unsuspend').expect(400)).body.message).toContain('not suspended');
-    expect(await eventsOf(id)).toEqual(['insert', 'status', 'update']);
+    expect(await eventsOf(id)).toEqual(['insert', 'generate', 'status', 'update']);
     t.clock.set(new Date('2026-04-10T15:00:00Z'));
     const bad = await act(id, 'suspend', { suspendfrom_datetime: '2026-05-01', suspendto_datetime: '2026-04-20' });
     expect(bad.status).toBe(400);
@@ -227,7 +274,7 @@ describe('subscription actions', () => {
 
   it('holds until a date: the next invoice moves to the first cycle start after it', async () => {
     const id = await newSub();
-    await billFirstCycle(id, '2026-05-10 15:00:00.000');
+    await act(id, 'invoice').expect(200);
     await act(id, 'hold', { holduntil_datetime: '2026-08-01' }).expect(200);
     expect(await pkg(id)).toMatchObject({
       holduntil_datetime: '2026-08-01T00:00:00-05:00',
@@ -238,7 +285,7 @@ describe('subscription actions', () => {
 
   it('changes the paycycle (package/paycycle) and recomputes the next invoice from the anchor', async () => {
     const id = await newSub();
-    await billFirstCycle(id, '2026-05-10 15:00:00.000');
+    await act(id, 'invoice').expect(200);
     await act(id, 'paycycle', { paycycle: 'qtr' }).expect(200);
     expect(await pkg(id)).toMatchObject({
       paycycle: 'qtr',
@@ -247,7 +294,7 @@ describe('subscription actions', () => {
     });
     expect((await act(id, 'paycycle', { paycycle: 'sometimes' }).expect(400)).body.message).toContain('paycycle');
     const events = await received(id);
-    expect(events.map((e) => e.event)).toEqual(['insert', 'paycycle']);
+    expect(events.map((e) => e.event)).toEqual(['insert', 'generate', 'paycycle']);
     expect(Object.keys(events[1].data as Json).sort()).toEqual(['customer', 'package', 'user']);
   });
 

@@ -33,7 +33,9 @@ import { IdempotencyStore } from './idempotency/idempotency-store';
       useFactory: (config: AppConfig) => ({
         throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute || 1 }],
         skipIf: () => config.rateLimitPerMinute === 0,
-        storage: config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, `billing:${config.db.name}`) : undefined,
+        storage: config.redisUrl
+          ? new RedisThrottlerStorage(config.redisUrl, `billing:${config.db.name}`, config.timeouts)
+          : undefined,
       }),
     }),
   ],

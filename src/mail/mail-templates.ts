@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { businessNameOf } from 'src/config/business-name';
 
-export type MailTemplateName = 'invoice' | 'payment-receipt' | 'payment-failure' | 'password-reset' | 'password-set';
+export type MailTemplateName =
+  'invoice' | 'payment-receipt' | 'payment-failure' | 'password-reset' | 'password-set' | 'welcome';
 
 export interface RenderedMail {
   subject: string;

@@ -4,6 +4,7 @@ import { CustomersService } from 'src/customers/customers.service';
 import { InvoicesService } from 'src/invoices/invoices.service';
 import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
 import { CreditCardsService } from 'src/paymethods/credit-cards.service';
+import { SubscriptionsService } from 'src/subscriptions/subscriptions.service';
 import { TransactionsService } from 'src/transactions/transactions.service';
 import { text } from './documents/wire-values';
 
@@ -25,6 +26,7 @@ export class PortalRecords {
     private readonly transactions: TransactionsService,
     private readonly cards: CreditCardsService,
     private readonly bankAccounts: BankAccountsService,
+    private readonly subscriptions: SubscriptionsService,
   ) {}
 
   invoiceByToken(token: string): Promise<Wire | null> {
@@ -66,6 +68,15 @@ export class PortalRecords {
       ),
     );
     return lists.flat().sort((a, b) => Number(b.invoice_id) - Number(a.invoice_id));
+  }
+
+  async subscriptionsOf(customerIds: number[]): Promise<Wire[]> {
+    const lists = await Promise.all(
+      customerIds.map((id) =>
+        this.subscriptions.list({ where: `customer_id:EQUALS:${id}`, order: 'package_id:DESC', limit: MAX_ROWS }),
+      ),
+    );
+    return lists.flat().sort((a, b) => Number(b.package_id) - Number(a.package_id));
   }
 
   async paymentsOf(customerIds: number[]): Promise<Wire[]> {

@@ -117,6 +117,14 @@ export class PortalController {
     });
   }
 
+  @Get('subscriptions')
+  async subscriptions(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const session = this.require(res);
+    if (!session) return;
+    const subscriptions = await this.records.subscriptionsOf(await this.access.customerIds(session.customerId));
+    this.page(req, res, 'subscriptions', { title: 'Subscriptions', subscriptions });
+  }
+
   @Get('payments')
   async payments(@Req() req: Request, @Res() res: Response): Promise<void> {
     const session = this.require(res);
@@ -198,8 +206,7 @@ export class PortalController {
       case 'password':
         return this.renderPassword(req, res, session, 200, {});
       case 'subscriptions':
-        // No subscriptions page until that module exists: the home page stands in for it.
-        return this.renderHome(req, res, session, 'subscriptions');
+        return this.subscriptions(req, res);
       default:
         return this.renderHome(req, res, session);
     }
@@ -225,11 +232,11 @@ export class PortalController {
     this.pages.send(res, status, name, { signedIn: true, page: name, csrf: this.csrf.token(req, res), ...data });
   }
 
-  private async renderHome(req: Request, res: Response, session: SignedIn, page = 'home'): Promise<void> {
+  private async renderHome(req: Request, res: Response, session: SignedIn): Promise<void> {
     const customer = await this.records.customer(session.customerId);
     const invoices = await this.records.invoicesOf(await this.access.customerIds(session.customerId));
     const openCount = invoices.filter((i) => i.invoice_status_state === 'o').length;
-    this.page(req, res, 'home', { title: 'Home', customer, openCount, page });
+    this.page(req, res, 'home', { title: 'Home', customer, openCount });
   }
 
   private async renderInfo(req: Request, res: Response, session: SignedIn): Promise<void> {

@@ -3,6 +3,7 @@ import { ContactsModule } from 'src/contacts/contacts.module';
 import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
+import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
 import { TransactionsModule } from 'src/transactions/transactions.module';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsService } from './documents/documents.service';
@@ -26,7 +27,7 @@ import { PortalController } from './portal.controller';
  * signed cookies, CSRF) applies to these controllers only; the API keeps its headers.
  */
 @Module({
-  imports: [ContactsModule, CustomersModule, InvoicesModule, PaymethodsModule, TransactionsModule],
+  imports: [ContactsModule, CustomersModule, InvoicesModule, PaymethodsModule, TransactionsModule, SubscriptionsModule],
   controllers: [PortalController, DocumentsController, PayController],
   providers: [
     PortalSecret,

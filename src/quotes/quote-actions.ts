@@ -14,6 +14,11 @@ import { Contact } from 'src/customers/entities/contact.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { insertTierset } from 'src/items/tierset-writer';
 import { MailService } from 'src/mail/mail.service';
+import { Customer } from 'src/customers/entities/customer.entity';
+import { InvoiceDraftLine, InvoiceIssuer } from 'src/invoices/invoice-issuer';
+import { InvoiceReader } from 'src/invoices/invoice-reader';
+import { accountDate } from 'src/core/time/account-date';
+import Decimal from 'decimal.js';
 import { SubscriptionLineInput } from 'src/subscriptions/subscription-line-input';
 import { SubscriptionReader } from 'src/subscriptions/subscription-reader';
 import { SubscriptionsService } from 'src/subscriptions/subscriptions.service';
@@ -30,19 +35,9 @@ export interface ConvertedTo {
   context_str: 'invoice' | 'package';
 }
 
-/** Turns a `one` quote into an invoice inside the caller's transaction (set by the module that issues invoices). */
-export type QuoteInvoicer = (
-  tx: Tx,
-  ctx: RequestContext,
-  quote: Quote,
-  lines: QuoteLine[],
-) => Promise<{ invoiceId: number; invoice: Record<string, unknown> }>;
-
 /** Actions on one quote: convert (accept), reject, email. */
 @Injectable()
 export class QuoteActions {
-  private invoicer: QuoteInvoicer | null = null;
-
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -54,11 +49,9 @@ export class QuoteActions {
     private readonly subscriptions: SubscriptionsService,
     private readonly subscriptionReader: SubscriptionReader,
     private readonly mail: MailService,
+    private readonly issuer: InvoiceIssuer,
+    private readonly invoiceReader: InvoiceReader,
   ) {}
-
-  setInvoicer(invoicer: QuoteInvoicer): void {
-    this.invoicer = invoicer;
-  }
 
   all(): Readonly<Record<string, ObjectAction>> {
     return {
@@ -83,11 +76,9 @@ export class QuoteActions {
       let result: ConvertedTo;
       let created: { invoices?: Record<string, unknown>[]; packages?: Record<string, unknown>[] };
       if (quote.paycycle === 'one') {
-        if (!this.invoicer)
-          throw ApiError.badRequest('A one-time quote cannot be converted yet: invoices cannot be issued.');
-        const { invoiceId, invoice } = await this.invoicer(tx, ctx, quote, lines);
+        const invoiceId = await this.issueInvoice(tx, ctx, quote, lines);
         result = { id: invoiceId, context_str: 'invoice' };
-        created = { invoices: [invoice] };
+        created = { invoices: [await this.invoiceReader.full(m, invoiceId)] };
         await m.update(Quote, quote.quote_id, { invoice_id: invoiceId });
       } else {
         const hold = quote.holduntil_datetime_str
@@ -179,6 +170,31 @@ export class QuoteActions {
       await this.revisions.record(tx, ctx, 'quote', quote.quote_id, `Quote e-mailed to ${to.join(', ')}`);
     });
     return true;
+  }
+
+  /** A `one` quote as an invoice with its lines at the quoted prices (setup fees as setup lines). */
+  private async issueInvoice(tx: Tx, ctx: RequestContext, quote: Quote, lines: QuoteLine[]): Promise<number> {
+    const customer = await tx.manager.findOneOrFail(Customer, { where: { customer_id: quote.customer_id } });
+    const draft: InvoiceDraftLine[] = lines.flatMap((l) => {
+      const quantity = l.line_rate !== null ? l.line_quantity : new Decimal(1);
+      const rate = l.line_rate ?? l.line_subtotal;
+      const line: InvoiceDraftLine = {
+        origin: 'manual',
+        item_id: l.item_id,
+        line_rate: rate,
+        line_quantity: quantity,
+        descrip: l.descrip,
+      };
+      return l.line_setup.gt(0) ? [line, { origin: 'setup', item_id: l.item_id, line_rate: l.line_setup }] : [line];
+    });
+    return this.issuer.issue(tx, ctx, {
+      customer,
+      date: accountDate(this.clock.now(), this.wire.timezone),
+      termsId: quote.terms_id,
+      currencyId: quote.currency_id,
+      lines: draft,
+      fields: { class_id: quote.class_id, admin_id: quote.admin_id, paycycle: 'one', memo: quote.memo },
+    });
   }
 
   /** A quote line as a subscription line at the same price (a fixed `line_rate` becomes a flat tierset). */

@@ -76,10 +76,7 @@ function parseLine(raw: unknown, path: string, zone: string, update: boolean): Q
     line_item_id: raw.line_item_id === undefined ? undefined : id(raw.line_item_id, `${path}.line_item_id`),
     keep: raw.line_item_id !== undefined && Object.keys(raw).length === 1,
     item_id: raw.item_id === undefined ? undefined : id(raw.item_id, `${path}.item_id`),
-    descrip:
-      raw.descrip === undefined || raw.descrip === null
-        ? (raw.descrip)
-        : text(raw.descrip, `${path}.descrip`),
+    descrip: raw.descrip === undefined || raw.descrip === null ? raw.descrip : text(raw.descrip, `${path}.descrip`),
     line_rate: raw.line_rate === undefined ? undefined : parseDecimalInput(raw.line_rate, `${path}.line_rate`),
     line_quantity:
       raw.line_quantity === undefined

@@ -19,8 +19,9 @@ export type QuoteSums = Pick<Quote, 'subtotal' | 'setup' | 'taxes' | 'total' | '
 /**
  * Writes a quote's lines and prices them once: each line at its `line_rate`, at a tierset
  * of its own, or at its item's current price in the quote's currency; its setup fee apart;
- * its tax per line (DESIGN §5). `total` is one cycle (lines and taxes), `upfront` what
- * acceptance bills first (the total plus setup fees).
+ * its tax per line (DESIGN §5). `total` is one cycle (lines and their taxes), `upfront`
+ * what acceptance bills first (the total plus setup fees and their taxes, as the invoice
+ * of a converted quote bills them).
  */
 @Injectable()
 export class QuoteLineWriter {
@@ -68,10 +69,13 @@ export class QuoteLineWriter {
     );
 
     const rows: QuoteLine[] = [];
+    /** Tax on each line's setup fee: billed on the first invoice only, so part of `upfront`. */
+    const setupTaxes: Decimal[] = [];
     for (const [sort, line] of lines.entries()) {
       const current = line.line_item_id === undefined ? undefined : existing.get(line.line_item_id);
       if (current && line.keep) {
         rows.push({ ...current, sort_order: sort });
+        setupTaxes.push(setupTax(current.line_setup, items.get(current.item_id)?.tax_group_id ?? null));
         continue;
       }
       const itemId = line.item_id ?? current!.item_id;
@@ -104,6 +108,7 @@ export class QuoteLineWriter {
       const setup = priceSetup(setupFee).amount;
       const group = item.tax_group_id === null ? undefined : groupTaxes.get(item.tax_group_id);
       const tax = group && !noTaxes ? lineTax(subtotal, group.tax_rate) : ZERO;
+      setupTaxes.push(setupTax(setup, item.tax_group_id));
       const custom: Record<string, string | null> = {};
       for (let n = 1; n <= 20; n++) custom[`custom_${n}`] = current?.[`custom_${n}`] ?? null;
       rows.push({
@@ -130,14 +135,19 @@ export class QuoteLineWriter {
     }
     if (existing.size) await m.delete(QuoteLine, { quote_id: quote.quote_id });
     await m.insert(QuoteLine, rows);
-    return sums(rows);
+    return sums(rows, setupTaxes);
+
+    function setupTax(setup: Decimal, groupId: number | null): Decimal {
+      const group = groupId === null ? undefined : groupTaxes.get(groupId);
+      return group && !noTaxes ? lineTax(setup, group.tax_rate) : ZERO;
+    }
   }
 }
 
-function sums(rows: QuoteLine[]): QuoteSums {
+function sums(rows: QuoteLine[], setupTaxes: Decimal[]): QuoteSums {
   const subtotal = sumMoney(rows.map((r) => r.line_subtotal));
   const setup = sumMoney(rows.map((r) => r.line_setup));
   const taxes = sumMoney(rows.map((r) => r.line_tax));
   const total: Decimal = subtotal.plus(taxes);
-  return { subtotal, setup, taxes, total, upfront: total.plus(setup) };
+  return { subtotal, setup, taxes, total, upfront: total.plus(setup).plus(sumMoney(setupTaxes)) };
 }

@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
+import { InvoicesModule } from 'src/invoices/invoices.module';
 import { ItemsModule } from 'src/items/items.module';
 import { MailModule } from 'src/mail/mail.module';
+import { NightlyModule } from 'src/billing-runs/nightly/nightly.module';
 import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
 import { TaxesModule } from 'src/taxes/taxes.module';
 import { QuoteActions } from './quote-actions';
+import { QuoteCustomerActivity } from './quote-customer-activity';
 import { QuoteEvents } from './quote-events';
 import { QuoteLineWriter } from './quote-line-writer';
 import { QuoteReader } from './quote-reader';
@@ -13,9 +16,17 @@ import { QuotesController } from './quotes.controller';
 import { QuotesService } from './quotes.service';
 
 @Module({
-  imports: [CustomersModule, ItemsModule, MailModule, SubscriptionsModule, TaxesModule],
+  imports: [CustomersModule, InvoicesModule, ItemsModule, MailModule, NightlyModule, SubscriptionsModule, TaxesModule],
   controllers: [QuotesController],
-  providers: [QuotesService, QuoteActions, QuoteReader, QuotePresenter, QuoteEvents, QuoteLineWriter],
+  providers: [
+    QuotesService,
+    QuoteActions,
+    QuoteReader,
+    QuotePresenter,
+    QuoteEvents,
+    QuoteLineWriter,
+    QuoteCustomerActivity,
+  ],
   exports: [QuotesService, QuoteActions],
 })
 export class QuotesModule {}

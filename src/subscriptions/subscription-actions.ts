@@ -3,17 +3,20 @@ import { DateTime } from 'luxon';
 import { In, IsNull, Not } from 'typeorm';
 import { firstCycleStartOnOrAfter } from 'src/billing/cycles/cycle-calendar';
 import { Contact } from 'src/customers/entities/contact.entity';
+import { Customer } from 'src/customers/entities/customer.entity';
 import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { RevisionService } from 'src/core/revisions/revision.service';
+import { parseInputDate } from 'src/core/time/datetime-input';
 import { validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { modStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
-import { CancelDto, HoldDto, PaycycleDto, SuspendDto, UpgradeDto } from './dto/subscription-actions.dto';
+import { CancelDto, HoldDto, InvoiceNowDto, PaycycleDto, SuspendDto, UpgradeDto } from './dto/subscription-actions.dto';
 import { SubscriptionPaymethodDto } from './dto/subscription-fields.dto';
 import { PendingProration } from './entities/pending-proration.entity';
 import { SubscriptionLine } from './entities/subscription-line.entity';
@@ -24,17 +27,11 @@ import { SubscriptionLineWriter } from './subscription-line-writer';
 import { lockedSubscriptionByRef } from './subscription-lock';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { ProrationCharge, SubscriptionProration } from './subscription-proration';
+import { SubscriptionInvoicing } from './subscription-invoicing';
+import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { isCancelled, isSuspended, SUBSCRIPTION_STATUSES } from './subscription-status';
 import { SubscriptionsService } from './subscriptions.service';
-
-/** Handles prorations that `subscribe_prorate_cycle: now` puts on an invoice at once. */
-export type ProrationInvoicer = (
-  tx: Tx,
-  ctx: RequestContext,
-  sub: Subscription,
-  charges: ProrationCharge[],
-) => Promise<void>;
 
 /**
  * Actions on one subscription (DESIGN §6 "Subscriptions"), each in one unit of work with
@@ -54,7 +51,10 @@ export class SubscriptionActions {
     private readonly lineWriter: SubscriptionLineWriter,
     private readonly paymethods: SubscriptionPaymethodInput,
     private readonly proration: SubscriptionProration,
+    private readonly mrr: SubscriptionMrr,
+    private readonly invoicing: SubscriptionInvoicing,
     private readonly mail: MailService,
+    private readonly templates: MailTemplates,
   ) {}
 
   private readonly added: Record<string, ObjectAction> = {};
@@ -75,15 +75,9 @@ export class SubscriptionActions {
       paymethod: (ref, body, ctx) => this.paymethod(ref, validateBody(SubscriptionPaymethodDto, body), ctx),
       setPayMethod: (ref, body, ctx) => this.paymethod(ref, validateBody(SubscriptionPaymethodDto, body), ctx),
       welcome: (ref, body, ctx) => this.welcome(ref, validateBody(class {}, body), ctx),
+      invoice: (ref, body, ctx) => this.invoice(ref, validateBody(InvoiceNowDto, body), ctx),
       ...this.added,
     };
-  }
-
-  private prorationInvoicer: ProrationInvoicer | null = null;
-
-  /** Set by the module that issues invoices: `subscribe_prorate_cycle: now` is refused until then. */
-  setProrationInvoicer(invoicer: ProrationInvoicer): void {
-    this.prorationInvoicer = invoicer;
   }
 
   /**
@@ -144,6 +138,7 @@ export class SubscriptionActions {
         await this.applyProrations(tx, ctx, sub, charges, when);
       }
       await m.update(Subscription, sub.package_id, modStamps(ctx, now));
+      await this.mrr.refresh(m, sub.package_id);
       await this.revisions.record(tx, ctx, 'package', sub.package_id, 'Subscription lines changed');
       await this.events.record(tx, ctx, sub.package_id, ['upgrade']);
     });
@@ -177,7 +172,7 @@ export class SubscriptionActions {
           at,
           lines.map((line) => ({ line, sign: -1 as const })),
         );
-        await this.applyProrations(tx, ctx, sub, charges, dto.subscribe_prorate_cycle ?? 'now');
+        await this.applyProrations(tx, ctx, sub, charges, dto.subscribe_prorate_cycle ?? 'next');
       }
       await m.update(Subscription, sub.package_id, {
         package_status_str: 'canceled-manual',
@@ -186,6 +181,7 @@ export class SubscriptionActions {
         ...(immediate ? { next_invoice_datetime: null } : {}),
         ...modStamps(ctx, now),
       });
+      await this.mrr.refresh(m, sub.package_id);
       await this.revisions.record(
         tx,
         ctx,
@@ -272,6 +268,7 @@ export class SubscriptionActions {
         next_invoice_datetime: next,
         ...modStamps(ctx, this.clock.now()),
       });
+      await this.mrr.refresh(tx.manager, sub.package_id);
       await this.revisions.record(tx, ctx, 'package', sub.package_id, `Paycycle changed to ${paycycle}`);
       await this.events.record(tx, ctx, sub.package_id, paycycle === sub.paycycle ? [] : ['paycycle']);
     });
@@ -290,6 +287,22 @@ export class SubscriptionActions {
     return true;
   }
 
+  /** Bills the next cycle now (DESIGN §6 action `invoice`, `date` optional); event package/generate. */
+  private async invoice(ref: string, dto: InvoiceNowDto, ctx: RequestContext): Promise<true> {
+    const date = dto.date === undefined ? undefined : parseInputDate(dto.date, this.wire.timezone);
+    if (date === null) throw ApiError.badRequest('Invalid field "date": not a valid date.');
+    await this.uow.run(async (tx) => {
+      const sub = await lockedSubscriptionByRef(tx, ref);
+      this.assertNotCancelled(sub, 'invoiced');
+      if (isSuspended(sub, this.clock.now())) throw ApiError.badRequest('This subscription is suspended.');
+      const invoiceId = await this.invoicing.issueNextCycle(tx, ctx, sub, date);
+      await this.mrr.refresh(tx.manager, sub.package_id);
+      await this.revisions.record(tx, ctx, 'package', sub.package_id, `Invoice ${invoiceId} issued`);
+      await this.events.record(tx, ctx, sub.package_id, ['generate']);
+    });
+    return true;
+  }
+
   /** Mails the welcome message to the customer's contacts with an e-mail address. */
   private async welcome(ref: string, _dto: object, ctx: RequestContext): Promise<true> {
     await this.uow.run(async (tx) => {
@@ -302,13 +315,16 @@ export class SubscriptionActions {
       if (to.length === 0) throw ApiError.badRequest('The customer has no contact with an e-mail address.');
       if (ctx.sendEmails) {
         const pkg = await this.reader.full(tx.manager, sub.package_id);
+        const customer = await tx.manager.findOneByOrFail(Customer, { customer_id: sub.customer_id });
         await this.mail.send(tx, {
           to,
-          subject: 'Welcome',
-          text: [
-            'Welcome! Your subscription is active.',
-            `Billed ${String(pkg.paycycle_name).toLowerCase()}; next invoice ${String(pkg.next_invoice_datetime) || 'none'}.`,
-          ].join('\n'),
+          ...this.templates.render('welcome', {
+            nickname: pkg.nickname,
+            paycycle: String(pkg.paycycle_name).toLowerCase(),
+            nextInvoice: typeof pkg.next_invoice_datetime === 'string' ? pkg.next_invoice_datetime : 'none',
+            statementUrl: this.wire.pageUrl(`r/statement/i/${customer.token}`),
+            paymethodUrl: this.wire.pageUrl(`r/paymethod/i/${customer.token}`),
+          }),
           contextStr: 'package',
           contextId: sub.package_id,
         });
@@ -329,10 +345,7 @@ export class SubscriptionActions {
     const due = charges.filter((c) => !c.amount.isZero());
     if (due.length === 0) return;
     if (when === 'now') {
-      if (!this.prorationInvoicer) {
-        throw ApiError.badRequest('Field "subscribe_prorate_cycle": "now" is not available yet; use "next".');
-      }
-      await this.prorationInvoicer(tx, ctx, sub, due);
+      await this.invoicing.issueProrations(tx, ctx, sub, due);
       return;
     }
     const now = this.clock.now();
@@ -363,6 +376,7 @@ export class SubscriptionActions {
     const now = this.clock.now();
     const before = isSuspended(sub, now);
     await tx.manager.update(Subscription, sub.package_id, { ...changes, ...modStamps(ctx, now) });
+    await this.mrr.refresh(tx.manager, sub.package_id);
     const after = isSuspended({ ...sub, ...changes }, now);
     await this.revisions.record(tx, ctx, 'package', sub.package_id, note);
     const events: SubscriptionEvent[] = before === after ? ['update'] : ['status'];

@@ -9,6 +9,11 @@ import { SubscriptionEvents } from './subscription-events';
 import { SubscriptionLineWriter } from './subscription-line-writer';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { SubscriptionProration } from './subscription-proration';
+import { SubscriptionCustomerFigures } from './subscription-customer-figures';
+import { SubscriptionInvoiceLinks } from './subscription-invoice-links';
+import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
+import { SubscriptionInvoicing } from './subscription-invoicing';
+import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -26,7 +31,18 @@ import { SubscriptionsService } from './subscriptions.service';
     SubscriptionLineWriter,
     SubscriptionPaymethodInput,
     SubscriptionProration,
+    SubscriptionMrr,
+    SubscriptionInvoicing,
+    SubscriptionCustomerFigures,
+    SubscriptionInvoiceLinks,
+    SubscriptionPaymethodLookup,
   ],
-  exports: [SubscriptionsService, SubscriptionActions, SubscriptionReader, SubscriptionLineWriter],
+  exports: [
+    SubscriptionsService,
+    SubscriptionActions,
+    SubscriptionReader,
+    SubscriptionLineWriter,
+    SubscriptionPaymethodLookup,
+  ],
 })
 export class SubscriptionsModule {}

@@ -23,6 +23,7 @@ import { SubscriptionEvents, SubscriptionEvent } from './subscription-events';
 import { parseSubscriptionLines, SubscriptionLineInput } from './subscription-line-input';
 import { SubscriptionLineWriter } from './subscription-line-writer';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
+import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { SUBSCRIPTION_REF } from './subscription-ref';
 import { subscriptionQueryFields } from './subscription.query-fields';
@@ -62,6 +63,7 @@ export class SubscriptionsService {
     private readonly events: SubscriptionEvents,
     private readonly lineWriter: SubscriptionLineWriter,
     private readonly paymethods: SubscriptionPaymethodInput,
+    private readonly mrr: SubscriptionMrr,
     private readonly wire: WireFormat,
   ) {}
 
@@ -120,6 +122,7 @@ export class SubscriptionsService {
     });
     const id = (inserted.identifiers[0] as { package_id: number }).package_id;
     await this.lineWriter.insert(m, id, currencyId, input.lines, now);
+    await this.mrr.refresh(m, id);
     await this.revisions.record(tx, ctx, 'package', id, 'Subscription created');
     await this.events.record(tx, ctx, id, ['insert']);
     return id;

@@ -24,7 +24,8 @@ export interface ServerProcess {
 /**
  * The real server (src/main.ts: its signal handling, its logger) as a child process, run by
  * ts-node without type-checking (the test run type-checks), so no build step is needed.
- * Resolves once /healthz answers.
+ * Resolves once /healthz answers (or, for APP_ROLE=worker, which serves no HTTP, once it
+ * logs that it started).
  */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
@@ -54,7 +55,9 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   const deadline = Date.now() + START_TIMEOUT_MS;
   let gone = false;
   void exited.then(() => (gone = true));
-  while (!(await answers(`${url}/healthz`))) {
+  const ready = (): Promise<boolean> =>
+    env.APP_ROLE === 'worker' ? Promise.resolve(server.output().includes('Worker started')) : answers(`${url}/healthz`);
+  while (!(await ready())) {
     if (gone || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`server did not start:\n${server.output().slice(-4000)}`);
@@ -72,9 +75,11 @@ export async function killServer(server: ServerProcess | undefined): Promise<voi
 }
 
 /** A scratch database for child processes: a temporary SQLite file, or a MariaDB database. */
-export async function scratchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+export async function scratchDatabase(
+  type = process.env.DB_TYPE ?? 'sqlite',
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const name = `billing_p_${randomBytes(5).toString('hex')}`;
-  if ((process.env.DB_TYPE ?? 'sqlite') !== 'mysql') {
+  if (type !== 'mysql') {
     const path = resolve(tmpdir(), `${name}.sqlite`);
     return {
       env: { DB_TYPE: 'sqlite', DB_PATH: path },

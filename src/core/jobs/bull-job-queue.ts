@@ -5,12 +5,16 @@ import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { EnqueueOptions, JobHandler, JobQueue } from './job-queue';
 
 export const JOBS_QUEUE = 'jobs';
+/** After Redis failed to take a job, jobs are not offered to it for this long. */
+const SKIP_AFTER_FAILURE_MS = 5_000;
 
 /** Jobs on a Bull queue in Redis, shared by every instance; workers process them. */
 @Injectable()
 export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Jobs');
   private readonly handlers = new Map<string, JobHandler>();
+  private redisDown = false;
+  private skipUntil = 0;
 
   constructor(
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
@@ -20,6 +24,8 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
   }
 
   onModuleInit(): void {
+    // Bull reports a lost connection as 'error' events; it reconnects by itself.
+    this.queue.on('error', (error: Error) => this.warnOnce(`Redis for the job queue: ${error.message}`));
     if (this.config.appRole === 'api') return;
     void this.queue.process('*', 4, (job: Job<Record<string, unknown>>) => this.execute(job));
   }
@@ -28,13 +34,39 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
     this.handlers.set(name, handler);
   }
 
+  /**
+   * A job is only the nudge to act on state already in the database (a webhook delivery
+   * row, a due settlement), which the sweepers find again. So while Redis does not answer
+   * within REDIS_COMMAND_TIMEOUT_MS the nudge is dropped with a warning, and the request
+   * that queued it (already committed) still succeeds; a late add is harmless (the job id
+   * dedupes it, and the handler re-reads the row).
+   */
   async enqueue(name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
-    await this.queue.add(name, payload, {
-      delay: options.delayMs,
-      jobId: options.jobId,
-      removeOnComplete: true,
-      removeOnFail: 1000,
+    // Just failed: no request waits on Redis again for a while (the sweepers catch up).
+    if (Date.now() < this.skipUntil) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Command timed out')), this.config.timeouts.redisCommandMs);
     });
+    try {
+      await Promise.race([
+        this.queue.add(name, payload, {
+          delay: options.delayMs,
+          jobId: options.jobId,
+          removeOnComplete: true,
+          removeOnFail: 1000,
+        }),
+        timeout,
+      ]);
+      this.redisDown = false;
+    } catch (error) {
+      this.skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS;
+      this.warnOnce(
+        `Job "${name}" not queued (${error instanceof Error ? error.message : String(error)}): it waits in the database for the sweeper`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async counts(): Promise<Record<string, number>> {
@@ -52,6 +84,13 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
   /** Before the database closes: Bull's close waits for this process' running jobs to finish. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.queue.close();
+  }
+
+  /** One warning per outage, not one per request. */
+  private warnOnce(message: string): void {
+    if (this.redisDown) return;
+    this.redisDown = true;
+    this.logger.warn(message);
   }
 
   private async execute(job: Job<Record<string, unknown>>): Promise<void> {

@@ -1,7 +1,11 @@
-import { OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorage } from '@nestjs/throttler';
+import { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
+import { TimeoutConfig } from 'src/config/app-config';
+import { redisOptions } from 'src/config/redis-options';
+import { RedisFallback } from './redis-fallback';
+import { redisReady } from './redis-ready';
 
 /**
  * Fixed-window counters in Redis, shared by every instance. One script does the
@@ -27,17 +31,43 @@ end
 return { hits, expires_in, 0, 0 }
 `;
 
-export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
+/**
+ * While Redis does not answer (REDIS_COMMAND_TIMEOUT_MS), requests are counted in this
+ * process instead, with a warning: an outage of Redis never stops the API.
+ */
+export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
   private readonly redis: Redis;
+  private readonly fallback: RedisFallback;
+  private readonly local = new ThrottlerStorageService();
 
   constructor(
     url: string,
     private readonly prefix: string,
+    private readonly timeouts: TimeoutConfig,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+    this.redis = new Redis(url, redisOptions(timeouts));
+    this.redis.on('error', () => undefined); // reported by the fallback, once per outage
+    this.fallback = new RedisFallback(this.redis);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await redisReady(this.redis, this.timeouts.redisCommandMs);
   }
 
   async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const shared = await this.fallback.attempt(() =>
+      this.incrementInRedis(key, ttl, limit, blockDuration, throttlerName),
+    );
+    return shared ?? this.local.increment(key, ttl, limit, blockDuration, throttlerName);
+  }
+
+  private async incrementInRedis(
     key: string,
     ttl: number,
     limit: number,
@@ -63,6 +93,8 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit();
+    this.local.onApplicationShutdown();
+    if (this.redis.status === 'ready') await this.redis.quit();
+    else this.redis.disconnect();
   }
 }

@@ -1,5 +1,5 @@
-import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { RedisFallback } from './redis-fallback';
 
 /**
  * Fixed-window counters (one count per key per window of `windowMs`). The window number is
@@ -9,14 +9,15 @@ import type Redis from 'ioredis';
  * again, so an outage never stops a request.
  */
 export class WindowCounters {
-  private readonly logger = new Logger('RateLimit');
   private readonly local = new Map<string, { count: number; expiresAt: number }>();
-  private redisDown = false;
+  private readonly redis: RedisFallback | null;
 
   constructor(
-    private readonly redis: Redis | null,
+    redis: Redis | null,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.redis = redis ? new RedisFallback(redis) : null;
+  }
 
   /** The counts of `keys` in the window holding `now`. */
   async read(keys: readonly string[], now: number, windowMs: number): Promise<number[]> {
@@ -54,21 +55,7 @@ export class WindowCounters {
   }
 
   private async withRedis<T>(command: (redis: Redis) => Promise<T>): Promise<T | null> {
-    if (!this.redis) return null;
-    try {
-      const result = await command(this.redis);
-      if (this.redisDown) this.logger.warn('Redis answers again: rate limits are shared again');
-      this.redisDown = false;
-      return result;
-    } catch (error) {
-      if (!this.redisDown) {
-        this.logger.warn(
-          `Redis is not answering (${error instanceof Error ? error.message : String(error)}): rate limits are counted in this process until it returns`,
-        );
-      }
-      this.redisDown = true;
-      return null;
-    }
+    return this.redis ? this.redis.attempt(command) : null;
   }
 
   private sweep(now: number): void {

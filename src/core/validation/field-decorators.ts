@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsArray,
@@ -23,6 +24,11 @@ function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
 
+/** The field in the OpenAPI document (@nestjs/swagger): every write field is optional on the wire. */
+function described(schema: Parameters<typeof ApiPropertyOptional>[0]): PropertyDecorator {
+  return ApiPropertyOptional(schema);
+}
+
 const INT_STRING = /^-?\d{1,10}$/;
 
 /** Absent fields are skipped; `null` passes only for nullable fields (it clears them). */
@@ -34,6 +40,7 @@ function optional(nullable: boolean): PropertyDecorator {
 export function IntField(options: { min?: number; nullable?: boolean } = {}): PropertyDecorator {
   const { min = 1, nullable = true } = options;
   return compose(
+    described({ type: 'integer', minimum: min, maximum: 2_147_483_647, nullable }),
     optional(nullable),
     Transform(({ value }: { value: unknown }) =>
       typeof value === 'string' && INT_STRING.test(value) ? Number(value) : value,
@@ -47,6 +54,7 @@ export function IntField(options: { min?: number; nullable?: boolean } = {}): Pr
 /** A boolean; accepts 1/0 and "true"/"false"/"1"/"0". */
 export function BoolField(): PropertyDecorator {
   return compose(
+    described({ type: 'boolean', description: 'also 1/0, "true"/"false"' }),
     optional(false),
     Transform(({ value }: { value: unknown }) => {
       if (value === 1 || value === '1' || value === 'true') return true;
@@ -59,7 +67,12 @@ export function BoolField(): PropertyDecorator {
 
 /** A string of at most `max` characters. */
 export function StrField(max = 255, nullable = true): PropertyDecorator {
-  return compose(optional(nullable), IsString({ message: '$property must be a string' }), MaxLength(max));
+  return compose(
+    described({ type: 'string', maxLength: max, nullable }),
+    optional(nullable),
+    IsString({ message: '$property must be a string' }),
+    MaxLength(max),
+  );
 }
 
 /** A one-line string (a mail subject or sender): a line break could forge mail headers. */
@@ -86,12 +99,17 @@ export function EmailListField(): PropertyDecorator {
 
 /** One of a fixed set of strings. */
 export function EnumField(values: readonly string[]): PropertyDecorator {
-  return compose(optional(false), IsIn(values, { message: `$property must be one of: ${values.join(', ')}` }));
+  return compose(
+    described({ type: 'string', enum: [...values] }),
+    optional(false),
+    IsIn(values, { message: `$property must be one of: ${values.join(', ')}` }),
+  );
 }
 
 /** A `custom_N` field: type mixed, stored as text (numbers and booleans kept as their text). */
 export function MixedField(): PropertyDecorator {
   return compose(
+    described({ type: 'string', maxLength: 255, nullable: true, description: 'numbers and booleans are kept as text' }),
     IsOptional(),
     Transform(({ value }: { value: unknown }) =>
       typeof value === 'number' || typeof value === 'boolean' ? String(value) : value,
@@ -104,6 +122,7 @@ export function MixedField(): PropertyDecorator {
 /** An array of short strings (tags). */
 export function StringListField(): PropertyDecorator {
   return compose(
+    described({ type: 'array', items: { type: 'string', maxLength: 64 } }),
     IsOptional(),
     IsArray({ message: '$property must be an array of strings' }),
     IsString({ each: true, message: '$property must be an array of strings' }),
@@ -114,6 +133,7 @@ export function StringListField(): PropertyDecorator {
 /** A date or datetime in one of the accepted input forms; the service converts it. */
 export function DateInputField(): PropertyDecorator {
   return compose(
+    described({ type: 'string', example: '2026-11-21', description: 'YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601' }),
     IsOptional(),
     IsString({ message: '$property must be a date string' }),
     Matches(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}:\d{2}.*)?$/, {

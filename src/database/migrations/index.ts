@@ -13,6 +13,7 @@ import { PortalKey1764000700000 } from './1764000700000-portal-key';
 import { UsageRecords1764000900000 } from './1764000900000-usage-records';
 import { IdempotencyKeys1764000100001 } from './1764000100001-idempotency-keys';
 import { Quotes1764000300001 } from './1764000300001-quotes';
+import { PackageMrr1764000300002 } from './1764000300002-package-mrr';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -29,4 +30,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   UsageRecords1764000900000,
   IdempotencyKeys1764000100001,
   Quotes1764000300001,
+  PackageMrr1764000300002,
 ];

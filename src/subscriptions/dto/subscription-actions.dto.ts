@@ -33,3 +33,8 @@ export class HoldDto {
 export class PaycycleDto {
   @EnumField(RECURRING_PAYCYCLES) paycycle?: string;
 }
+
+/** Action invoice: bill the next cycle now, dated `date` (default today). */
+export class InvoiceNowDto {
+  @DateInputField() date?: string;
+}

@@ -1,4 +1,6 @@
+import Decimal from 'decimal.js';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { AMOUNT } from 'src/core/money/decimal.transformer';
 import { BaseRecord, customColumns } from 'src/database/base-record';
 
 /**
@@ -53,4 +55,9 @@ export class Subscription extends BaseRecord {
   @Index() @Column({ type: 'datetime', nullable: true }) next_invoice_datetime: Date | null;
   @Column({ type: 'varchar', length: 255, nullable: true }) cancel_reason: string | null;
   @Index() @Column({ type: 'varchar', length: 32, default: 'active' }) package_status_str: string;
+  /**
+   * Monthly recurring revenue of its live lines at their prices (DESIGN §6 "MRR/ARR"), to
+   * the cent, kept by every writer of lines, paycycle or status (subscription-mrr.ts).
+   */
+  @Column({ ...AMOUNT, default: 0 }) mrr: Decimal;
 }
