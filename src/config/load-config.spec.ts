@@ -105,6 +105,10 @@ describe('loadConfig', () => {
       externalKeyOnDelete: 'mangle',
       testClock: true,
       logLevel: 'debug',
+      businessName: undefined,
+      metricsToken: undefined,
+      portalSessionSecret: undefined,
+      shutdownTimeoutMs: 20000,
     });
   });
 
