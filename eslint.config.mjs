@@ -45,6 +45,23 @@ const MAY_IMPORT = {
     'payments',
     'paymethods',
   ],
+  usage: ['config', 'database', 'core', 'reference', 'billing', 'customers', 'items', 'subscriptions'],
+  quotes: [
+    'config',
+    'database',
+    'core',
+    'reference',
+    'billing',
+    'customers',
+    'contacts',
+    'items',
+    'taxes',
+    'mail',
+    'invoices',
+    'payments',
+    'paymethods',
+    'subscriptions',
+  ],
   'billing-runs': [
     'config',
     'database',
@@ -61,6 +78,7 @@ const MAY_IMPORT = {
     'payments',
     'paymethods',
     'subscriptions',
+    'usage',
   ],
   subscriptions: [
     'config',
@@ -112,6 +130,7 @@ const MAY_IMPORT = {
     'paymethods',
     'transactions',
     'subscriptions',
+    'quotes',
   ],
 };
 /** billing/ may use these parts of core/ and nothing else of src/. */
