@@ -25,7 +25,12 @@ describe('quotes (/quote)', () => {
     await t.drainJobs();
     await t.app.get(WebhookSweeper).sweep();
     await t.drainJobs();
-    return receiver.received.map((r) => r.body).filter((b) => b.context_str === 'quote' && b.context_id === id);
+    // Deliveries run in parallel: compare by event, never by arrival order.
+    const order = ['insert', 'update', 'status', 'won', 'lost'];
+    return receiver.received
+      .map((r) => r.body)
+      .filter((b) => b.context_str === 'quote' && b.context_id === id)
+      .sort((a, b) => order.indexOf(a.event) - order.indexOf(b.event));
   };
 
   beforeAll(async () => {
