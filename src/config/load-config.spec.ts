@@ -72,6 +72,8 @@ describe('loadConfig', () => {
       DB_CONNECT_TIMEOUT_MS: '3000',
       DB_STATEMENT_TIMEOUT_MS: '9000',
       REDIS_COMMAND_TIMEOUT_MS: '700',
+      METRICS_TOKEN: 'scrape-token',
+      SHUTDOWN_TIMEOUT_MS: '15000',
     });
     expect(config).toEqual({
       port: 4000,
@@ -105,6 +107,8 @@ describe('loadConfig', () => {
       externalKeyOnDelete: 'mangle',
       testClock: true,
       logLevel: 'debug',
+      metricsToken: 'scrape-token',
+      shutdownTimeoutMs: 15000,
     });
   });
 
