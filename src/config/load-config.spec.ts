@@ -72,6 +72,8 @@ describe('loadConfig', () => {
       DB_CONNECT_TIMEOUT_MS: '3000',
       DB_STATEMENT_TIMEOUT_MS: '9000',
       REDIS_COMMAND_TIMEOUT_MS: '700',
+      METRICS_TOKEN: 'scrape-token',
+      SHUTDOWN_TIMEOUT_MS: '15000',
     });
     expect(config).toEqual({
       port: 4000,
@@ -106,9 +108,9 @@ describe('loadConfig', () => {
       testClock: true,
       logLevel: 'debug',
       businessName: undefined,
-      metricsToken: undefined,
+      metricsToken: 'scrape-token',
       portalSessionSecret: undefined,
-      shutdownTimeoutMs: 20000,
+      shutdownTimeoutMs: 15000,
     });
   });
 
