@@ -96,7 +96,6 @@ const MAY_IMPORT = {
     'paymethods',
   ],
   usage: ['config', 'database', 'core', 'reference', 'billing', 'customers', 'items', 'subscriptions'],
-  // transactions registers its customer activity in the nightly job's registry (billing-runs).
   transactions: [
     'config',
     'database',
@@ -112,7 +111,6 @@ const MAY_IMPORT = {
     'webhooks',
     'payments',
     'paymethods',
-    'billing-runs',
   ],
   portal: [
     'config',

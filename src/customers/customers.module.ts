@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomerActions } from './customer-actions';
+import { CustomerActivity } from './customer-activity';
 import { CustomerDeletion } from './customer-deletion';
 import { CustomerExtensions } from './customer-figures';
 import { CustomerPresenter } from './customer.presenter';
@@ -8,7 +9,21 @@ import { CustomersService } from './customers.service';
 
 @Module({
   controllers: [CustomersController],
-  providers: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerActions, CustomerDeletion],
-  exports: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerActions, CustomerDeletion],
+  providers: [
+    CustomersService,
+    CustomerPresenter,
+    CustomerExtensions,
+    CustomerActions,
+    CustomerDeletion,
+    CustomerActivity,
+  ],
+  exports: [
+    CustomersService,
+    CustomerPresenter,
+    CustomerExtensions,
+    CustomerActions,
+    CustomerDeletion,
+    CustomerActivity,
+  ],
 })
 export class CustomersModule {}

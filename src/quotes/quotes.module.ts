@@ -3,7 +3,6 @@ import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { ItemsModule } from 'src/items/items.module';
 import { MailModule } from 'src/mail/mail.module';
-import { NightlyModule } from 'src/billing-runs/nightly/nightly.module';
 import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
 import { TaxesModule } from 'src/taxes/taxes.module';
 import { QuoteActions } from './quote-actions';
@@ -17,7 +16,7 @@ import { QuotesController } from './quotes.controller';
 import { QuotesService } from './quotes.service';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule, ItemsModule, MailModule, NightlyModule, SubscriptionsModule, TaxesModule],
+  imports: [CustomersModule, InvoicesModule, ItemsModule, MailModule, SubscriptionsModule, TaxesModule],
   controllers: [QuotesController],
   providers: [
     QuotesService,

@@ -1,3 +1,4 @@
+import { SubscriptionCustomerActivity } from './subscription-customer-activity';
 import { Module } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
@@ -27,6 +28,7 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
   providers: [
     SubscriptionsService,
     SubscriptionCustomerDeletion,
+    SubscriptionCustomerActivity,
     SubscriptionActions,
     SubscriptionReader,
     SubscriptionPresenter,

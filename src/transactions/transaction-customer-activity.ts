@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CustomerActivity } from 'src/billing-runs/nightly/customer-activity';
+import { CustomerActivity } from 'src/customers/customer-activity';
 import { Transaction } from './entities/transaction.entity';
 
 /** A transaction dated on or after the date counts as customer activity (customer/nightly). */

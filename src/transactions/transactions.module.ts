@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { NightlyModule } from 'src/billing-runs/nightly/nightly.module';
 import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { PaymentsModule } from 'src/payments/payments.module';
@@ -28,7 +27,7 @@ import { TransactionsController } from './transactions.controller';
 import { TransactionsService } from './transactions.service';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule, PaymentsModule, PaymethodsModule, NightlyModule],
+  imports: [CustomersModule, InvoicesModule, PaymentsModule, PaymethodsModule],
   controllers: [TransactionsController],
   providers: [
     TransactionsService,

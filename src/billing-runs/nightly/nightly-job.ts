@@ -12,7 +12,7 @@ import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { lockInvoices } from 'src/invoices/invoice-lock';
 import { isPastDue } from 'src/invoices/invoice-status';
-import { CustomerActivity } from './customer-activity';
+import { CustomerActivity } from 'src/customers/customer-activity';
 import { NightlyRun } from './nightly-run.entity';
 
 /** Rows handled per transaction: bounded work and lock time, whatever the account's size. */

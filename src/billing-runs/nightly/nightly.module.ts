@@ -2,14 +2,14 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoicesModule } from 'src/invoices/invoices.module';
-import { CustomerActivity } from './customer-activity';
+import { CustomerActivity } from 'src/customers/customer-activity';
 import { NightlyJob } from './nightly-job';
 import { NightlyDueWork } from './nightly-due-work';
 
 @Module({
   imports: [CustomersModule, InvoicesModule],
-  providers: [NightlyJob, NightlyDueWork, CustomerActivity],
-  exports: [NightlyJob, CustomerActivity],
+  providers: [NightlyJob, NightlyDueWork],
+  exports: [NightlyJob],
 })
 export class NightlyModule implements OnModuleInit {
   constructor(private readonly activity: CustomerActivity) {}
