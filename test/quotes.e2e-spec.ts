@@ -1,3 +1,4 @@
+import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
 import * as rawQuery from 'src/database/raw-query';
 import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { createId } from './support/catalog-fixtures';
@@ -232,6 +233,23 @@ describe('quotes (/quote)', () => {
     expect(events.map((e) => e.event)).toEqual(['insert', 'update', 'status', 'lost']);
     expect(events[3].data).toMatchObject({ invoices: [], packages: [] });
     await act(id, 'convert').expect(400);
+  });
+
+  it('fires quote/nightly each night for open quotes only, with the quote and customer', async () => {
+    const open = await newQuote();
+    const lost = await newQuote();
+    await act(lost, 'reject').expect(200);
+    await received(lost);
+    const summary = await t.app.get(NightlyJob).runFor('2026-04-11');
+    expect(summary).not.toBeNull();
+    const nightlyOf = async (id: number) => (await received(id)).filter((e) => e.event === 'nightly');
+    const [event] = await nightlyOf(open);
+    expect(event.data.quote.quote_id).toBe(open);
+    expect(event.data.customer.customer_id).toBe(customer);
+    expect(await nightlyOf(lost)).toEqual([]);
+    // A night runs once: a second run of the same date announces nothing again.
+    expect(await t.app.get(NightlyJob).runFor('2026-04-11')).toBeNull();
+    expect(await nightlyOf(open)).toHaveLength(1);
   });
 
   it('emails a quote to the customer contacts', async () => {

@@ -10,6 +10,7 @@ import { QuoteCustomerActivity } from './quote-customer-activity';
 import { QuoteCustomerDeletion } from './quote-customer-deletion';
 import { QuoteEvents } from './quote-events';
 import { QuoteLineWriter } from './quote-line-writer';
+import { QuoteNightly } from './quote-nightly';
 import { QuoteReader } from './quote-reader';
 import { QuotePresenter } from './quote.presenter';
 import { QuotesController } from './quotes.controller';
@@ -27,6 +28,7 @@ import { QuotesService } from './quotes.service';
     QuoteEvents,
     QuoteLineWriter,
     QuoteCustomerActivity,
+    QuoteNightly,
   ],
   exports: [QuotesService, QuoteActions],
 })

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, FindOptionsWhere, In, IsNull, LessThan, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
+import { NightlyTasks } from 'src/core/schedule/nightly-tasks';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { accountDate, addDays } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -50,6 +51,7 @@ export class NightlyJob {
     private readonly invoiceEvents: InvoiceEvents,
     private readonly customers: CustomersService,
     private readonly activity: CustomerActivity,
+    private readonly tasks: NightlyTasks,
   ) {}
 
   /** Runs tonight's job unless it already ran (here or on another instance). */
@@ -61,6 +63,7 @@ export class NightlyJob {
   async runFor(date: string): Promise<NightlySummary | null> {
     if (!(await this.claim(date))) return null;
     let summary: NightlySummary;
+    let tasks: Record<string, number>;
     try {
       summary = {
         date,
@@ -69,13 +72,15 @@ export class NightlyJob {
         customerStatusChanges: await this.syncCustomerStatuses(date),
         customerNightlyEvents: await this.announceActiveCustomers(date),
       };
+      // What other modules add to the night (quote/nightly, ...).
+      tasks = await this.tasks.runAll(date);
     } catch (error) {
       // Give the night back, so the next tick runs it again rather than never.
       await this.dataSource.getRepository(NightlyRun).delete({ run_date: date, finished_datetime: IsNull() });
       throw error;
     }
     await this.dataSource.getRepository(NightlyRun).update(date, { finished_datetime: this.clock.now() });
-    this.logger.log(`Nightly run ${date}: ${JSON.stringify(summary)}`);
+    this.logger.log(`Nightly run ${date}: ${JSON.stringify({ ...summary, tasks })}`);
     return summary;
   }
 
