@@ -187,6 +187,25 @@ describe('usage (/usage)', () => {
     await t.post('/api/v3/usage?action=sum', []).expect(400);
   });
 
+  it('counts records by outcome in /metrics', async () => {
+    const counted = async (outcome: string): Promise<number> => {
+      const text = (await t.get('/metrics').expect(200)).text;
+      const line = new RegExp(`^billing_usage_records_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text);
+      return Number(line?.[1] ?? 0);
+    };
+    const [recorded, refused] = [await counted('recorded'), await counted('refused')];
+    await t
+      .post('/api/v3/usage?action=bulk', [
+        { line_item_id: meteredLine, usage_value: 1 },
+        { line_item_id: meteredLine, usage_value: 2 },
+        { line_item_id: meteredLine, usage_value: 'x' },
+      ])
+      .expect(200);
+    await t.post('/api/v3/usage', { line_item_id: planLine, usage_value: 1 }).expect(400);
+    expect(await counted('recorded')).toBe(recorded + 2);
+    expect(await counted('refused')).toBe(refused + 2);
+  });
+
   it('answers 404 for an unknown or token path', async () => {
     await t.get('/api/v3/usage/999999').expect(404);
     await t.get('/api/v3/usage/token:abc').expect(404);

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { Counter } from 'prom-client';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { ApiError } from 'src/core/envelope/api-error';
+import { MetricsRegistry } from 'src/core/metrics/metrics-registry';
 import { moneyToJson } from 'src/core/money/decimal';
 import { parsePathRef } from 'src/core/refs/path-ref';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
@@ -22,15 +24,36 @@ export type UsageOutcome = { id: number } | { error: string };
 /** Usage ingestion (`POST /usage`, one record or a bulk of up to 1000) and reads. */
 @Injectable()
 export class UsageService {
+  /** Usage records by outcome (`/metrics`): recorded, or refused (a bad record or a repeated key). */
+  private readonly records: Counter<'outcome'>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly wire: WireFormat,
     private readonly resolver: UsageTargetResolver,
-  ) {}
+    metrics: MetricsRegistry,
+  ) {
+    this.records = metrics.counter({
+      name: 'billing_usage_records_total',
+      help: 'Usage records received through POST /usage, by outcome.',
+      labelNames: ['outcome'],
+    });
+  }
 
   async record(body: unknown): Promise<number> {
+    try {
+      const id = await this.recordOne(body);
+      this.records.inc({ outcome: 'recorded' });
+      return id;
+    } catch (error) {
+      if (error instanceof ApiError) this.records.inc({ outcome: 'refused' });
+      throw error;
+    }
+  }
+
+  private async recordOne(body: unknown): Promise<number> {
     const input = parseUsageRecord(body, this.clock.now(), this.wire.timezone);
     const [target] = await this.resolver.resolve(this.dataSource.manager, [input.selector]);
     if (typeof target === 'string') throw ApiError.badRequest(target);
@@ -99,6 +122,9 @@ export class UsageService {
       return { refused, written: ids };
     });
     for (const [i, error] of ids.refused) outcomes[i] = { error };
+    const recorded = ids.written.length;
+    this.records.inc({ outcome: 'recorded' }, recorded);
+    this.records.inc({ outcome: 'refused' }, outcomes.length - recorded);
     return outcomes as UsageOutcome[];
   }
 
