@@ -1,10 +1,12 @@
 import Decimal from 'decimal.js';
 import { Revision } from 'src/core/revisions/revision.entity';
 import { insertRow } from 'src/database/insert-row';
+import { isUniqueViolation } from 'src/database/unique-violation';
 import { OutsideCallInUnitOfWork } from 'src/database/outside-call-guard';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
 import { TestGateway } from 'src/payments/test-gateway';
+import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -57,6 +59,18 @@ describe('unit of work runs once', () => {
     expect(Object.fromEntries(runs)).toEqual({ a: 1, b: 1, c: 1, d: 1, e: 1, f: 1 });
     const kept = await t.dataSource.manager.findBy(Revision, { context_str: 'uow-test' });
     expect(kept.map((r) => r.revision_note).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('answers a key that stays taken with the unique violation itself, not a conflict', async () => {
+    const secret = (value: string) => (tx: Tx) => tx.manager.insert(AccountSecret, { name: 'uow-test-key', value });
+    await uow.run(secret('first'));
+    const refused = await uow.run(secret('second')).catch((error: unknown) => error);
+    // Insert-if-absent writers (the shared webhook token) and the 400 for a taken external
+    // key both rely on seeing the database's own duplicate-key error here.
+    expect(isUniqueViolation(refused)).toBe(true);
+    expect(await t.dataSource.getRepository(AccountSecret).findOneByOrFail({ name: 'uow-test-key' })).toMatchObject({
+      value: 'first',
+    });
   });
 
   it('refuses a gateway call inside a unit, and the gateway never sees it', async () => {

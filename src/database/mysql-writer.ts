@@ -1,5 +1,6 @@
 import { EntityManager, QueryRunner } from 'typeorm';
 import { deferInsertsIn, flushDeferredInserts } from './deferred-inserts';
+import { isUniqueViolation } from './unique-violation';
 import { isConcurrencyConflict, WriteConflict } from './write-conflict';
 
 /** Runs of one unit at most: the first, then fresh starts after a concurrency conflict. */
@@ -25,7 +26,10 @@ export class MysqlWriter {
       const outcome = await this.runOnce(work);
       if (outcome.ok) return outcome.result;
       if (!outcome.retryable) throw outcome.error;
-      if (run >= MAX_MYSQL_RUNS) throw new WriteConflict(outcome.error);
+      // A key still taken after fresh runs is a real duplicate, answered as one (a 400 for
+      // a client, insert-if-absent for internal writers); only lock conflicts become 409s.
+      if (run >= MAX_MYSQL_RUNS)
+        throw isUniqueViolation(outcome.error) ? outcome.error : new WriteConflict(outcome.error);
     }
   }
 
