@@ -1,7 +1,9 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created } from 'src/core/envelope/api-result';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
 import { WireFormat } from 'src/core/wire/wire-format';
+import { CreateTaxDto, CreateTaxGroupDto } from './dto/tax-fields.dto';
 import { TaxesService } from './taxes.service';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 
@@ -25,8 +27,8 @@ export class TaxesController {
 
   @Post('tax')
   @NoCollectionActions()
-  async createTax(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const id = await this.taxes.createTax(ctx, body);
+  async createTax(@Body(DtoPipe) dto: CreateTaxDto, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+    const id = await this.taxes.createTax(ctx, dto);
     return created(this.wire.apiUrl('tax', id), id);
   }
 
@@ -42,8 +44,8 @@ export class TaxesController {
 
   @Post('tax_group')
   @NoCollectionActions()
-  async createGroup(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const id = await this.taxes.createGroup(ctx, body);
+  async createGroup(@Body(DtoPipe) dto: CreateTaxGroupDto, @Ctx() ctx: RequestContext): Promise<ApiResult> {
+    const id = await this.taxes.createGroup(ctx, dto);
     return created(this.wire.apiUrl('tax_group', id), id);
   }
 }

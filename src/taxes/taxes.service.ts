@@ -6,9 +6,9 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { moneyToJson } from 'src/core/money/decimal';
 import { parseDecimalInput } from 'src/core/money/decimal-input';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { isPlainObject } from 'src/core/validation/validate-body';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { Tax } from 'src/reference/entities/reference.entities';
+import { CreateTaxDto, CreateTaxGroupDto } from './dto/tax-fields.dto';
 import { TaxGroup } from './entities/tax-group.entity';
 
 /** The tax a group applies, as an invoice line needs it. */
@@ -21,29 +21,6 @@ export interface GroupTax {
   tax_rate: Decimal;
 }
 
-/** Reads `{name|tax_name, ...}` style bodies: exactly the fields listed, each under one of its names. */
-function pick(body: unknown, fields: Record<string, string[]>): Record<string, unknown> {
-  if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
-  const known = new Set(Object.values(fields).flat());
-  const unknown = Object.keys(body).filter((k) => !known.has(k));
-  if (unknown.length) throw ApiError.badRequest(`Invalid field: "${unknown[0]}" is not a known field.`);
-  const out: Record<string, unknown> = {};
-  for (const [field, names] of Object.entries(fields)) {
-    const sent = names.filter((n) => body[n] !== undefined);
-    if (sent.length > 1) throw ApiError.badRequest(`Send only one of ${sent.join(', ')}.`);
-    if (sent.length === 0) throw ApiError.badRequest(`A required parameter was missing: "${names[0]}".`);
-    out[field] = body[sent[0]];
-  }
-  return out;
-}
-
-function requiredName(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > 128) {
-    throw ApiError.badRequest(`Invalid field "${field}": must be a non-empty string of at most 128 characters.`);
-  }
-  return value.trim();
-}
-
 /** Taxes (`/tax`) and the tax groups items point at (`/tax_group`). */
 @Injectable()
 export class TaxesService {
@@ -53,10 +30,9 @@ export class TaxesService {
     private readonly revisions: RevisionService,
   ) {}
 
-  async createTax(ctx: RequestContext, body: unknown): Promise<number> {
-    const fields = pick(body, { name: ['tax_name', 'name'], rate: ['tax_rate', 'rate'] });
-    const name = requiredName(fields.name, 'tax_name');
-    const rate = parseDecimalInput(fields.rate, 'tax_rate', { min: 0 });
+  async createTax(ctx: RequestContext, dto: CreateTaxDto): Promise<number> {
+    const name = dto.tax_name.trim();
+    const rate = parseDecimalInput(dto.tax_rate, 'tax_rate', { min: 0 });
     if (rate.gt(100)) throw ApiError.badRequest('Invalid field "tax_rate": a percentage from 0 to 100.');
     return this.uow.run(async (tx) => {
       const inserted = await tx.manager.insert(Tax, { tax_name: name, tax_rate: rate });
@@ -66,10 +42,9 @@ export class TaxesService {
     });
   }
 
-  async createGroup(ctx: RequestContext, body: unknown): Promise<number> {
-    const fields = pick(body, { name: ['tax_group_name', 'name'], tax: ['tax_id'] });
-    const name = requiredName(fields.name, 'tax_group_name');
-    const taxId = Number(fields.tax);
+  async createGroup(ctx: RequestContext, dto: CreateTaxGroupDto): Promise<number> {
+    const name = dto.tax_group_name.trim();
+    const taxId = Number(dto.tax_id);
     if (!Number.isInteger(taxId) || taxId < 1) throw ApiError.badRequest('Invalid field "tax_id": must be an integer.');
     return this.uow.run(async (tx) => {
       if (!(await tx.manager.exists(Tax, { where: { tax_id: taxId } }))) {

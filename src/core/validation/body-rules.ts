@@ -6,6 +6,13 @@ export interface BodyRules {
   requireData?: boolean;
   /** Payload reference fields accepted beside the DTO's own (`customer_token`, ...). */
   extraAllowed?: readonly string[];
+  /**
+   * Other names a field is also accepted under (`{ tax_name: ['name'] }`): at most one of
+   * them may be sent ("Send only one of tax_name, name."), and the handler reads the field.
+   */
+  aliases?: Readonly<Record<string, readonly string[]>>;
+  /** Fields that must be sent, under any of their names: "A required parameter was missing: "tax_name"." */
+  required?: readonly string[];
 }
 
 const rulesOfDto = new WeakMap<object, BodyRules>();

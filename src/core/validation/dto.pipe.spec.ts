@@ -15,6 +15,12 @@ class CreateWidgetDto extends WidgetFieldsDto {}
 @BodyRules({ readOnly: ['widget_id', 'owner_token'] })
 class UpdateWidgetDto extends WidgetFieldsDto {}
 
+@BodyRules({ required: ['widget_name', 'count'], aliases: { widget_name: ['name'] } })
+class NamedWidgetDto {
+  @StrField(10, false) widget_name!: string;
+  @IntField() count!: number;
+}
+
 const pipe = new DtoPipe();
 const bodyOf = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'body', metatype });
 
@@ -46,6 +52,29 @@ describe('DtoPipe', () => {
     expect(pipe.transform({}, bodyOf(UpdateWidgetDto))).toBeInstanceOf(UpdateWidgetDto);
     expect(message(() => pipe.transform({ owner_token: 'abc', colour: 'red' }, bodyOf(UpdateWidgetDto)))).toBe(
       'Invalid fields: "owner_token" is read-only; "colour" is not a known field.',
+    );
+  });
+
+  it('reads an aliased field under its own name and names the field that is sent twice or missing', () => {
+    const dto = pipe.transform({ name: 'w', count: 2 }, bodyOf(NamedWidgetDto));
+    expect(dto).toEqual(Object.assign(new NamedWidgetDto(), { widget_name: 'w', count: 2 }));
+    expect(pipe.transform({ widget_name: 'w', count: 2 }, bodyOf(NamedWidgetDto))).toEqual(dto);
+    // Per field in order: sent twice, then missing; unknown fields before either.
+    expect(message(() => pipe.transform({ name: 'w', widget_name: 'v' }, bodyOf(NamedWidgetDto)))).toBe(
+      'Send only one of widget_name, name.',
+    );
+    expect(message(() => pipe.transform({ count: 2 }, bodyOf(NamedWidgetDto)))).toBe(
+      'A required parameter was missing: "widget_name".',
+    );
+    expect(message(() => pipe.transform({ name: 'w' }, bodyOf(NamedWidgetDto)))).toBe(
+      'A required parameter was missing: "count".',
+    );
+    expect(message(() => pipe.transform({ colour: 'red' }, bodyOf(NamedWidgetDto)))).toBe(
+      'Invalid field: "colour" is not a known field.',
+    );
+    // A value sent under the alias is checked, and named, as the field.
+    expect(message(() => pipe.transform({ name: 'much too long', count: 2 }, bodyOf(NamedWidgetDto)))).toContain(
+      'Invalid field "widget_name"',
     );
   });
 

@@ -9,6 +9,17 @@ export type DtoClass<T> = new () => T;
 cacheValidationRules();
 
 const allowedCache = new Map<DtoClass<object>, Set<string>>();
+/** Per rules object: the names accepted beside a DTO's own fields (extra ones and aliases). */
+const extraCache = new WeakMap<BodyRules, Set<string>>();
+
+function extraFields(rules: BodyRules): Set<string> {
+  let extra = extraCache.get(rules);
+  if (!extra) {
+    extra = new Set([...(rules.extraAllowed ?? []), ...Object.values(rules.aliases ?? {}).flat()]);
+    extraCache.set(rules, extra);
+  }
+  return extra;
+}
 
 function allowedFields(dto: DtoClass<object>): Set<string> {
   let allowed = allowedCache.get(dto);
@@ -50,17 +61,43 @@ export function validateBody<T extends object>(
     throw ApiError.badRequest('A required parameter was missing: No data.');
   }
   const allowed = allowedFields(dto);
-  const extra = new Set(rules.extraAllowed ?? []);
+  const extra = extraFields(rules);
   const readOnly = new Set(rules.readOnly ?? []);
   const refused = Object.keys(fields).filter((key) => !allowed.has(key) && !extra.has(key));
   if (refused.length > 0) {
     const named = refused.map((key) => (readOnly.has(key) ? `"${key}" is read-only` : `"${key}" is not a known field`));
     throw ApiError.badRequest(`Invalid field${refused.length > 1 ? 's' : ''}: ${named.join('; ')}.`);
   }
-  const instance = plainToInstance(dto, fields);
+  const instance = plainToInstance(dto, underOwnNames(fields, rules));
   const errors = validatePresent(instance, { skipMissingProperties: false, forbidUnknownValues: false });
   if (errors.length > 0) throw ApiError.badRequest(describe(errors));
   return instance;
+}
+
+/**
+ * The body with each aliased field under its own name, after the presence rules: per field
+ * in the order declared (aliased ones first), two of its names sent, then none sent when
+ * it is required, are the 400.
+ */
+function underOwnNames(fields: Record<string, unknown>, rules: BodyRules): Record<string, unknown> {
+  const aliases = rules.aliases ?? {};
+  const required = new Set(rules.required ?? []);
+  if (required.size === 0 && Object.keys(aliases).length === 0) return fields;
+  const renamed = { ...fields };
+  for (const field of new Set([...Object.keys(aliases), ...required])) {
+    const names = [field, ...(aliases[field] ?? [])];
+    const sent = names.filter((name) => fields[name] !== undefined);
+    if (sent.length > 1) throw ApiError.badRequest(`Send only one of ${sent.join(', ')}.`);
+    if (sent.length === 0) {
+      if (required.has(field)) throw ApiError.badRequest(`A required parameter was missing: "${field}".`);
+      continue;
+    }
+    if (sent[0] !== field) {
+      renamed[field] = fields[sent[0]];
+      delete renamed[sent[0]];
+    }
+  }
+  return renamed;
 }
 
 function describe(errors: ValidationError[]): string {
