@@ -11,7 +11,6 @@ import { parsePositiveAmount } from './amount-input';
 import { parseAppliedTo } from './applied-to-input';
 import { amountDue, ChargeAttempts, ChargeFields, isAccepted, withScheduledAmounts } from './charge-attempts';
 import { PayRequestDto } from './dto/pay-request.dto';
-import { TRANSACTION_READ_ONLY } from './dto/record-transaction.dto';
 import { InvoiceApplier } from './invoice-applier';
 import { assertPaymentKeyFree } from './payment-external-key';
 import { PaymentSources } from './payment-sources';
@@ -32,11 +31,7 @@ export class PaymentService {
   ) {}
 
   async pay(ctx: RequestContext, body: unknown): Promise<ApiResult> {
-    const dto = validateBody(PayRequestDto, body, {
-      readOnly: TRANSACTION_READ_ONLY,
-      requireData: true,
-      extraAllowed: ['customer_token', 'customer_external_key'],
-    });
+    const dto = validateBody(PayRequestDto, body);
     const m = this.dataSource.manager;
     const customerId = await resolvePayloadRef(m, CUSTOMER_REF, body as Record<string, unknown>, 'customer');
     if (customerId === undefined || customerId === null) {

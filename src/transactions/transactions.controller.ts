@@ -5,7 +5,7 @@ import { ApiResult, created } from 'src/core/envelope/api-result';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { RecordTransactionDto, TRANSACTION_READ_ONLY } from './dto/record-transaction.dto';
+import { RecordTransactionDto } from './dto/record-transaction.dto';
 import { ChangeAppliedDto, DeclineDto, EmailReceiptDto, RefundDto } from './dto/transaction-actions.dto';
 import { PaymentService } from './payment.service';
 import { TransactionActionsService } from './transaction-actions.service';
@@ -60,11 +60,8 @@ export class TransactionsController {
   @Post()
   async create(@Query('action') action: unknown, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<unknown> {
     if (action !== undefined) return pickAction(this.collectionActions, 'transaction', action)(body, ctx);
-    const dto = validateBody(RecordTransactionDto, body, {
-      readOnly: TRANSACTION_READ_ONLY,
-      requireData: true,
-      extraAllowed: ['customer_token', 'customer_external_key'],
-    });
+    // Not @Body(DtoPipe): `?action=` picks another body (the pay request), so the action is read first.
+    const dto = validateBody(RecordTransactionDto, body);
     const id = await this.transactions.record(ctx, dto, isPlainObject(body) ? body : {});
     return created(this.wire.apiUrl('transaction', id), id) satisfies ApiResult;
   }

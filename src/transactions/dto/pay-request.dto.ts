@@ -1,8 +1,11 @@
 import { Allow } from 'class-validator';
+import { BodyRules } from 'src/core/validation/body-rules';
 import { customFieldsDto, IntField, StrField } from 'src/core/validation/field-decorators';
+import { TRANSACTION_CUSTOMER_REFS, TRANSACTION_READ_ONLY } from './record-transaction.dto';
 
 /** POST /transaction?action=pay (SPEC "Payment request"). */
 @customFieldsDto(5)
+@BodyRules({ readOnly: TRANSACTION_READ_ONLY, requireData: true, extraAllowed: TRANSACTION_CUSTOMER_REFS })
 export class PayRequestDto {
   @IntField() customer_id?: number;
   @Allow() amount?: unknown;

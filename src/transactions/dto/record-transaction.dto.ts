@@ -1,26 +1,9 @@
 import { Allow } from 'class-validator';
+import { BodyRules } from 'src/core/validation/body-rules';
 import { customFieldsDto, DateInputField, EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
 
-/** POST /transaction: a credit memo or an offline payment (SPEC "Transaction"). */
-@customFieldsDto(5)
-export class RecordTransactionDto {
-  @IntField() customer_id?: number;
-  @IntField() gateway_id?: number | null;
-  @IntField({ min: 0, nullable: false }) gateway_status?: number;
-  @StrField() gateway_transid?: string | null;
-  @StrField(32, false) gateway_method?: string;
-  @StrField() gateway_msg?: string | null;
-  @StrField() external_key?: string | null;
-  @Allow() amount?: unknown;
-  @DateInputField() transaction_date?: string;
-  @DateInputField() transaction_datetime?: string;
-  @EnumField(['pay', 'ref', 'cre', 'spl']) transaction_type?: string;
-  @StrField(64) transaction_method?: string | null;
-  @StrField() transaction_detail?: string | null;
-  @StrField(65535) memo?: string | null;
-  @Allow() applied_to?: unknown;
-  @EnumField(['oldest_first', 'newest_first', 'best_fit']) auto_apply?: 'oldest_first' | 'newest_first' | 'best_fit';
-}
+/** How a payment or a recorded transaction may name its customer besides `customer_id`. */
+export const TRANSACTION_CUSTOMER_REFS = ['customer_token', 'customer_external_key'] as const;
 
 /** Fields a transaction read returns but a write never takes. */
 export const TRANSACTION_READ_ONLY = [
@@ -48,3 +31,25 @@ export const TRANSACTION_READ_ONLY = [
   'void_datetime',
   'url_self',
 ] as const;
+
+/** POST /transaction: a credit memo or an offline payment (SPEC "Transaction"). */
+@customFieldsDto(5)
+@BodyRules({ readOnly: TRANSACTION_READ_ONLY, requireData: true, extraAllowed: TRANSACTION_CUSTOMER_REFS })
+export class RecordTransactionDto {
+  @IntField() customer_id?: number;
+  @IntField() gateway_id?: number | null;
+  @IntField({ min: 0, nullable: false }) gateway_status?: number;
+  @StrField() gateway_transid?: string | null;
+  @StrField(32, false) gateway_method?: string;
+  @StrField() gateway_msg?: string | null;
+  @StrField() external_key?: string | null;
+  @Allow() amount?: unknown;
+  @DateInputField() transaction_date?: string;
+  @DateInputField() transaction_datetime?: string;
+  @EnumField(['pay', 'ref', 'cre', 'spl']) transaction_type?: string;
+  @StrField(64) transaction_method?: string | null;
+  @StrField() transaction_detail?: string | null;
+  @StrField(65535) memo?: string | null;
+  @Allow() applied_to?: unknown;
+  @EnumField(['oldest_first', 'newest_first', 'best_fit']) auto_apply?: 'oldest_first' | 'newest_first' | 'best_fit';
+}
