@@ -4,14 +4,10 @@ import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guar
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
+import { isPlainObject } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
-import {
-  CreateSubscriptionDto,
-  SUBSCRIPTION_CUSTOMER_REFS,
-  SUBSCRIPTION_READ_ONLY,
-  UpdateSubscriptionDto,
-} from './dto/subscription-fields.dto';
+import { CreateSubscriptionDto, UpdateSubscriptionDto } from './dto/subscription-fields.dto';
 import { SubscriptionActions } from './subscription-actions';
 import { SubscriptionsService } from './subscriptions.service';
 
@@ -46,21 +42,21 @@ export class SubscriptionsController {
 
   @Post()
   @NoCollectionActions()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(CreateSubscriptionDto, body, {
-      readOnly: SUBSCRIPTION_READ_ONLY,
-      requireData: true,
-      extraAllowed: SUBSCRIPTION_CUSTOMER_REFS,
-    });
+  async create(
+    @Body(DtoPipe) dto: CreateSubscriptionDto,
+    @Body() body: unknown,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
     const id = await this.subscriptions.create(ctx, dto, isPlainObject(body) ? body : {});
     return created(this.wire.apiUrl('package', id), id);
   }
 
   @Put(':ref')
-  async update(@Param('ref') ref: string, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(UpdateSubscriptionDto, body, {
-      readOnly: [...SUBSCRIPTION_READ_ONLY, ...SUBSCRIPTION_CUSTOMER_REFS, 'paycycle', 'line_items'],
-    });
+  async update(
+    @Param('ref') ref: string,
+    @Body(DtoPipe) dto: UpdateSubscriptionDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
     const id = await this.subscriptions.update(ctx, ref, dto);
     return updated(this.wire.apiUrl('package', id), id);
   }

@@ -1,51 +1,10 @@
 import { Allow } from 'class-validator';
 import { RECURRING_PAYCYCLES } from 'src/billing/cycles/cycle-length';
+import { BodyRules } from 'src/core/validation/body-rules';
 import { customFieldsDto, DateInputField, EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
 
 export const PAYMETHODS = ['crd', 'ach', 'tok', 'inv', 'any'] as const;
 export type Paymethod = (typeof PAYMETHODS)[number];
-
-/** The payment method fields (POST, PUT and actions paymethod / setPayMethod). */
-export class SubscriptionPaymethodDto {
-  @EnumField(PAYMETHODS) paymethod?: Paymethod;
-  @IntField() creditcard_id?: number | null;
-  @IntField() ach_id?: number | null;
-  @IntField() tokenized_id?: number | null;
-}
-
-/** PUT /package (DESIGN §6 "Subscriptions"): the create fields minus customer, lines and paycycle. */
-@customFieldsDto(5)
-export class UpdateSubscriptionDto extends SubscriptionPaymethodDto {
-  @StrField() nickname?: string;
-  @StrField() external_key?: string | null;
-  @IntField({ nullable: false }) terms_id?: number;
-  @IntField() class_id?: number | null;
-  @IntField() admin_id?: number | null;
-  @IntField({ nullable: false }) currency_id?: number;
-  @DateInputField() holduntil_datetime?: string | null;
-  @StrField() bill_addr1?: string | null;
-  @StrField() bill_addr2?: string | null;
-  @StrField() bill_addr3?: string | null;
-  @StrField(128) bill_city?: string | null;
-  @StrField(128) bill_state?: string | null;
-  @StrField(32) bill_postcode?: string | null;
-  @StrField(128) bill_country?: string | null;
-  @StrField() bill_notes?: string | null;
-  @StrField() ship_addr1?: string | null;
-  @StrField() ship_addr2?: string | null;
-  @StrField() ship_addr3?: string | null;
-  @StrField(128) ship_city?: string | null;
-  @StrField(128) ship_state?: string | null;
-  @StrField(32) ship_postcode?: string | null;
-  @StrField(128) ship_country?: string | null;
-  @StrField() ship_notes?: string | null;
-}
-
-/** POST /package: the customer comes as a payload ref; `line_items` are read by parseSubscriptionLines. */
-export class CreateSubscriptionDto extends UpdateSubscriptionDto {
-  @EnumField(RECURRING_PAYCYCLES) paycycle?: string;
-  @Allow() line_items?: unknown;
-}
 
 export const SUBSCRIPTION_CUSTOMER_REFS = ['customer_id', 'customer_token', 'customer_external_key'] as const;
 
@@ -80,3 +39,47 @@ export const SUBSCRIPTION_READ_ONLY = [
   'package_status_state',
   'brand_id',
 ] as const;
+
+/** The payment method fields (POST, PUT and actions paymethod / setPayMethod). */
+export class SubscriptionPaymethodDto {
+  @EnumField(PAYMETHODS) paymethod?: Paymethod;
+  @IntField() creditcard_id?: number | null;
+  @IntField() ach_id?: number | null;
+  @IntField() tokenized_id?: number | null;
+}
+
+/** PUT /package (DESIGN §6 "Subscriptions"): the create fields minus customer, lines and paycycle. */
+@customFieldsDto(5)
+@BodyRules({ readOnly: [...SUBSCRIPTION_READ_ONLY, ...SUBSCRIPTION_CUSTOMER_REFS, 'paycycle', 'line_items'] })
+export class UpdateSubscriptionDto extends SubscriptionPaymethodDto {
+  @StrField() nickname?: string;
+  @StrField() external_key?: string | null;
+  @IntField({ nullable: false }) terms_id?: number;
+  @IntField() class_id?: number | null;
+  @IntField() admin_id?: number | null;
+  @IntField({ nullable: false }) currency_id?: number;
+  @DateInputField() holduntil_datetime?: string | null;
+  @StrField() bill_addr1?: string | null;
+  @StrField() bill_addr2?: string | null;
+  @StrField() bill_addr3?: string | null;
+  @StrField(128) bill_city?: string | null;
+  @StrField(128) bill_state?: string | null;
+  @StrField(32) bill_postcode?: string | null;
+  @StrField(128) bill_country?: string | null;
+  @StrField() bill_notes?: string | null;
+  @StrField() ship_addr1?: string | null;
+  @StrField() ship_addr2?: string | null;
+  @StrField() ship_addr3?: string | null;
+  @StrField(128) ship_city?: string | null;
+  @StrField(128) ship_state?: string | null;
+  @StrField(32) ship_postcode?: string | null;
+  @StrField(128) ship_country?: string | null;
+  @StrField() ship_notes?: string | null;
+}
+
+/** POST /package: the customer comes as a payload ref; `line_items` are read by parseSubscriptionLines. */
+@BodyRules({ readOnly: SUBSCRIPTION_READ_ONLY, requireData: true, extraAllowed: SUBSCRIPTION_CUSTOMER_REFS })
+export class CreateSubscriptionDto extends UpdateSubscriptionDto {
+  @EnumField(RECURRING_PAYCYCLES) paycycle?: string;
+  @Allow() line_items?: unknown;
+}
