@@ -4,9 +4,10 @@ import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guar
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
+import { DtoPipe } from 'src/core/validation/dto.pipe';
+import { isPlainObject } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { CreateQuoteDto, QUOTE_CUSTOMER_REFS, QUOTE_READ_ONLY, UpdateQuoteDto } from './dto/quote-fields.dto';
+import { CreateQuoteDto, UpdateQuoteDto } from './dto/quote-fields.dto';
 import { QuoteActions } from './quote-actions';
 import { QuotesService } from './quotes.service';
 
@@ -41,19 +42,22 @@ export class QuotesController {
 
   @Post()
   @NoCollectionActions()
-  async create(@Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(CreateQuoteDto, body, {
-      readOnly: QUOTE_READ_ONLY,
-      requireData: true,
-      extraAllowed: QUOTE_CUSTOMER_REFS,
-    });
+  async create(
+    @Body(DtoPipe) dto: CreateQuoteDto,
+    @Body() body: unknown,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
     const id = await this.quotes.create(ctx, dto, isPlainObject(body) ? body : {});
     return created(this.wire.apiUrl('quote', id), id);
   }
 
   @Put(':ref')
-  async update(@Param('ref') ref: string, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<ApiResult> {
-    const dto = validateBody(UpdateQuoteDto, body, { readOnly: QUOTE_READ_ONLY, extraAllowed: QUOTE_CUSTOMER_REFS });
+  async update(
+    @Param('ref') ref: string,
+    @Body(DtoPipe) dto: UpdateQuoteDto,
+    @Body() body: unknown,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ApiResult> {
     const id = await this.quotes.update(ctx, ref, dto, isPlainObject(body) ? body : {});
     return updated(this.wire.apiUrl('quote', id), id);
   }

@@ -1,51 +1,10 @@
 import { Allow } from 'class-validator';
 import { PAYCYCLES } from 'src/billing/paycycles';
+import { BodyRules } from 'src/core/validation/body-rules';
 import { customFieldsDto, DateInputField, EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
 
 /** The paycycles a quote may have (SPEC "Quote"): `one` or a recurring one. */
 export const QUOTE_PAYCYCLES = PAYCYCLES.filter((code) => code !== 'evy');
-
-/** Quote fields writable on update (SPEC "Quote"); `customer_id` too, as the samples send it. */
-@customFieldsDto(20)
-export class UpdateQuoteDto {
-  @StrField(64) refnumber?: string | null;
-  @StrField() external_key?: string | null;
-  @EnumField(QUOTE_PAYCYCLES) paycycle?: string;
-  @StrField() nickname?: string;
-  @StrField(64) holduntil_datetime_str?: string | null;
-  @IntField({ nullable: false }) terms_id?: number;
-  @IntField() class_id?: number | null;
-  @IntField() admin_id?: number | null;
-  @StrField() bill_addr1?: string | null;
-  @StrField() bill_addr2?: string | null;
-  @StrField() bill_addr3?: string | null;
-  @StrField(128) bill_city?: string | null;
-  @StrField(128) bill_state?: string | null;
-  @StrField(32) bill_postcode?: string | null;
-  @StrField(128) bill_country?: string | null;
-  @StrField() bill_notes?: string | null;
-  @StrField() ship_addr1?: string | null;
-  @StrField() ship_addr2?: string | null;
-  @StrField() ship_addr3?: string | null;
-  @StrField(128) ship_city?: string | null;
-  @StrField(128) ship_state?: string | null;
-  @StrField(32) ship_postcode?: string | null;
-  @StrField(128) ship_country?: string | null;
-  @StrField() ship_notes?: string | null;
-  @StrField(65535) memo?: string | null;
-  /** Checked by parseQuoteLines. */
-  @Allow() line_items?: unknown;
-}
-
-/** POST /quote: the update fields plus the create-only ones. */
-export class CreateQuoteDto extends UpdateQuoteDto {
-  @DateInputField() date?: string;
-  @DateInputField() validuntil_date?: string | null;
-  @IntField({ nullable: false }) currency_id?: number;
-  @IntField({ nullable: false }) brand_id?: number;
-  @StrField(1024) url_acceptredirect?: string | null;
-  @StrField(1024) url_rejectredirect?: string | null;
-}
 
 export const QUOTE_CUSTOMER_REFS = ['customer_id', 'customer_token', 'customer_external_key'] as const;
 
@@ -81,3 +40,47 @@ export const QUOTE_READ_ONLY = [
   'quote_status_state',
   'quote_status_id',
 ] as const;
+
+/** Quote fields writable on update (SPEC "Quote"); `customer_id` too, as the samples send it. */
+@customFieldsDto(20)
+@BodyRules({ readOnly: QUOTE_READ_ONLY, extraAllowed: QUOTE_CUSTOMER_REFS })
+export class UpdateQuoteDto {
+  @StrField(64) refnumber?: string | null;
+  @StrField() external_key?: string | null;
+  @EnumField(QUOTE_PAYCYCLES) paycycle?: string;
+  @StrField() nickname?: string;
+  @StrField(64) holduntil_datetime_str?: string | null;
+  @IntField({ nullable: false }) terms_id?: number;
+  @IntField() class_id?: number | null;
+  @IntField() admin_id?: number | null;
+  @StrField() bill_addr1?: string | null;
+  @StrField() bill_addr2?: string | null;
+  @StrField() bill_addr3?: string | null;
+  @StrField(128) bill_city?: string | null;
+  @StrField(128) bill_state?: string | null;
+  @StrField(32) bill_postcode?: string | null;
+  @StrField(128) bill_country?: string | null;
+  @StrField() bill_notes?: string | null;
+  @StrField() ship_addr1?: string | null;
+  @StrField() ship_addr2?: string | null;
+  @StrField() ship_addr3?: string | null;
+  @StrField(128) ship_city?: string | null;
+  @StrField(128) ship_state?: string | null;
+  @StrField(32) ship_postcode?: string | null;
+  @StrField(128) ship_country?: string | null;
+  @StrField() ship_notes?: string | null;
+  @StrField(65535) memo?: string | null;
+  /** Checked by parseQuoteLines. */
+  @Allow() line_items?: unknown;
+}
+
+/** POST /quote: the update fields plus the create-only ones. */
+@BodyRules({ readOnly: QUOTE_READ_ONLY, requireData: true, extraAllowed: QUOTE_CUSTOMER_REFS })
+export class CreateQuoteDto extends UpdateQuoteDto {
+  @DateInputField() date?: string;
+  @DateInputField() validuntil_date?: string | null;
+  @IntField({ nullable: false }) currency_id?: number;
+  @IntField({ nullable: false }) brand_id?: number;
+  @StrField(1024) url_acceptredirect?: string | null;
+  @StrField(1024) url_rejectredirect?: string | null;
+}
