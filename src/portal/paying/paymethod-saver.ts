@@ -4,8 +4,8 @@ import { validateBody } from 'src/core/validation/validate-body';
 import { CustomerActions } from 'src/customers/customer-actions';
 import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
 import { CreditCardsService } from 'src/paymethods/credit-cards.service';
-import { BANK_ACCOUNT_READ_ONLY, CreateBankAccountDto } from 'src/paymethods/dto/bank-account-fields.dto';
-import { CARD_READ_ONLY, CreateCreditCardDto } from 'src/paymethods/dto/card-fields.dto';
+import { CreateBankAccountDto } from 'src/paymethods/dto/bank-account-fields.dto';
+import { CreateCreditCardDto } from 'src/paymethods/dto/card-fields.dto';
 import { PaymethodForm } from './paymethod-form';
 
 /**
@@ -24,12 +24,12 @@ export class PaymethodSaver {
   async save(ctx: RequestContext, customerId: number, form: PaymethodForm): Promise<string> {
     const body: Record<string, unknown> = { ...form.fields, customer_id: customerId };
     if (form.kind === 'card') {
-      const dto = validateBody(CreateCreditCardDto, body, { readOnly: CARD_READ_ONLY });
+      const dto = validateBody(CreateCreditCardDto, body);
       const id = await this.cards.create(ctx, dto, body);
       await this.setDefault(ctx, customerId, { paymethod: 'crd', creditcard_id: id });
       return String((await this.cards.findOne(String(id))).mask_number);
     }
-    const dto = validateBody(CreateBankAccountDto, body, { readOnly: BANK_ACCOUNT_READ_ONLY });
+    const dto = validateBody(CreateBankAccountDto, body);
     const id = await this.bankAccounts.create(ctx, dto, body);
     await this.setDefault(ctx, customerId, { paymethod: 'ach', ach_id: id });
     return String((await this.bankAccounts.findOne(String(id))).mask_number);
