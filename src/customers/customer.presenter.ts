@@ -8,6 +8,7 @@ import { CustomerFigures, EMPTY_FIGURES } from './customer-figures';
 import { customerStatus } from './customer-status';
 import { Customer } from './entities/customer.entity';
 import { customFields20 } from 'src/core/wire/custom-fields';
+import { WireCustomer } from './wire-customer';
 
 /** The main-contact fields a customer shows: the only ones its read loads. */
 export const SUPERUSER_COLUMNS = [
@@ -33,7 +34,7 @@ export class CustomerPresenter {
     private readonly reference: ReferenceService,
   ) {}
 
-  present(c: CustomerWithSuperuser, figures: CustomerFigures = EMPTY_FIGURES): Record<string, unknown> {
+  present(c: CustomerWithSuperuser, figures: CustomerFigures = EMPTY_FIGURES): WireCustomer {
     const su = c.superuser ?? null;
     const terms = this.reference.terms(c.terms_id);
     const currency = this.reference.currency(c.currency_id);

@@ -13,6 +13,7 @@ import { Invoice } from './entities/invoice.entity';
 import { InvoiceExtensions } from './invoice-extensions';
 import { InvoiceFigures, invoiceFigures } from './invoice-figures';
 import { InvoicePresenter, LineWithItem } from './invoice.presenter';
+import { WireFullInvoice, WireInvoice } from './wire-invoice';
 
 /**
  * Reads invoices for the wire: a page of overviews costs one query for the money applied
@@ -43,7 +44,7 @@ export class InvoiceReader {
     return new Map(invoices.map((i) => [i.invoice_id, invoiceFigures(i, applied.get(i.invoice_id)!, today)]));
   }
 
-  async overviews(manager: EntityManager, invoices: Invoice[]): Promise<Record<string, unknown>[]> {
+  async overviews(manager: EntityManager, invoices: Invoice[]): Promise<WireInvoice[]> {
     const applied = await this.extensions.appliedFor(
       manager,
       invoices.map((i) => i.invoice_id),
@@ -56,7 +57,7 @@ export class InvoiceReader {
   }
 
   /** The full invoice: overview, `line_items`, `schedule`, `sent`. */
-  async full(manager: EntityManager, invoiceId: number): Promise<Record<string, unknown>> {
+  async full(manager: EntityManager, invoiceId: number): Promise<WireFullInvoice> {
     const invoice = await manager.findOne(Invoice, { where: { invoice_id: invoiceId }, withDeleted: true });
     if (!invoice) throw ApiError.notFound('invoice');
     const applied = (await this.extensions.appliedFor(manager, [invoiceId])).get(invoiceId)!;

@@ -17,10 +17,11 @@ import { InvoiceFigures } from './invoice-figures';
 import { INVOICE_STATUSES } from './invoice-status';
 import { scheduleBalances } from './schedule-balances';
 import { customFields10, customFields20 } from 'src/core/wire/custom-fields';
+import { WireInvoice, WireInvoiceDelivery, WireInvoiceLine, WireInvoiceScheduleEntry } from './wire-invoice';
 
 export type LineWithItem = InvoiceLine & { item?: Item | null };
 
-const num = (value: Decimal | null) => moneyToJson(value);
+const num = moneyToJson;
 
 /** The wire shapes of an invoice, its lines, schedule and deliveries (field order as recorded). */
 @Injectable()
@@ -31,7 +32,7 @@ export class InvoicePresenter {
   ) {}
 
   /** The overview: what lists return, and the head of a single read. */
-  overview(i: Invoice, applied: InvoiceApplied, figures: InvoiceFigures): Record<string, unknown> {
+  overview(i: Invoice, applied: InvoiceApplied, figures: InvoiceFigures): WireInvoice {
     const currency = this.reference.currency(i.currency_id);
     const terms = this.reference.terms(i.terms_id);
     const admin = this.reference.admin(i.admin_id);
@@ -135,7 +136,7 @@ export class InvoicePresenter {
     };
   }
 
-  line(l: LineWithItem, taxes: Map<number, GroupTax>): Record<string, unknown> {
+  line(l: LineWithItem, taxes: Map<number, GroupTax>): WireInvoiceLine {
     const item = l.item ?? null;
     const tax = l.tax_group_id === null ? undefined : taxes.get(l.tax_group_id);
     return {
@@ -188,7 +189,7 @@ export class InvoicePresenter {
    * Schedule entries; money applied to the invoice pays them in due-date order, so each
    * entry's balance is what is left of it.
    */
-  schedule(i: Invoice, entries: InvoiceSchedule[], figures: InvoiceFigures, today: string): Record<string, unknown>[] {
+  schedule(i: Invoice, entries: InvoiceSchedule[], figures: InvoiceFigures, today: string): WireInvoiceScheduleEntry[] {
     const symbol = this.reference.currency(i.currency_id)?.currency_symbol ?? '';
     const paid = figures.is_void ? new Decimal(Infinity) : i.total.minus(figures.balance);
     return scheduleBalances(entries, paid).map(({ entry: s, balance }) => {
@@ -213,7 +214,7 @@ export class InvoicePresenter {
     });
   }
 
-  sent(deliveries: InvoiceDelivery[]): Record<string, unknown>[] {
+  sent(deliveries: InvoiceDelivery[]): WireInvoiceDelivery[] {
     return deliveries.map((d) => ({
       invoice_delivery_id: d.invoice_delivery_id,
       method: d.method,

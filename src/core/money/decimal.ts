@@ -16,6 +16,8 @@ export function roundCents(value: Decimal): Decimal {
 }
 
 /** JSON number for the wire; the decimal string is exact, Number() only formats it. */
+export function moneyToJson(value: Decimal): number;
+export function moneyToJson(value: Decimal | null | undefined): number | null;
 export function moneyToJson(value: Decimal | null | undefined): number | null {
   return value === null || value === undefined ? null : Number(value.toString());
 }
