@@ -4,6 +4,7 @@ import { Contact } from 'src/customers/entities/contact.entity';
 import { LoginToken } from 'src/contacts/entities/login-token.entity';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
+import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
 interface Envelope<T> {
@@ -91,10 +92,7 @@ describe('contacts (/api/v3/user)', () => {
     await t.close();
   });
 
-  async function createCustomer(body: Record<string, unknown>): Promise<number> {
-    const res = await t.post('/api/v3/customer', body).expect(201);
-    return env<{ id: number }>(res).response.id;
-  }
+  const createCustomer = (body: Record<string, unknown>) => createId(t, '/api/v3/customer', body);
 
   async function createContact(body: Record<string, unknown>, query = ''): Promise<number> {
     const res = await t.post(`/api/v3/user${query}`, body).expect(201);

@@ -1,3 +1,4 @@
+import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
 describe('customers', () => {
@@ -10,10 +11,7 @@ describe('customers', () => {
     await t.close();
   });
 
-  async function createCustomer(body: Record<string, unknown>): Promise<number> {
-    const res = await t.post('/api/v3/customer', body).expect(201);
-    return (res.body as { response: { id: number } }).response.id;
-  }
+  const createCustomer = (body: Record<string, unknown>) => createId(t, '/api/v3/customer', body);
 
   it('creates a customer with its main contact and reads it back in the recorded shape', async () => {
     const res = await t

@@ -8,6 +8,7 @@ import { InvoiceStatusUpdater } from 'src/invoices/invoice-status-updater';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { Catalog, createCatalog, createId, rowCount } from './support/catalog-fixtures';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -38,8 +39,7 @@ describe('invoice actions, events and the payments extension point', () => {
     await t.close();
   });
 
-  const newInvoice = (lines: Json[] = [{ item_id: c.plan }]) =>
-    createId(t, '/api/v3/invoice', { customer_id: customer, line_items: lines });
+  const newInvoice = (lines: Json[] = [{ item_id: c.plan }]) => make.newInvoiceOf(t, customer, lines);
   const invoice = async (id: number): Promise<Json> =>
     (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response as Json;
   const eventsOf = async (id: number): Promise<DomainEvent[]> =>

@@ -1,7 +1,8 @@
 import { createCatalog, createId } from './support/catalog-fixtures';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
-const CARD = { number: '4242424242424242', expdate_year: 2030, expdate_month: 1, cvv: '123' };
+const CARD = make.newCard();
 
 /** No transaction's applied_to may name an invoice that answers 404 (DESIGN §6 "Invoices"). */
 describe('invoice deletion and voiding leave no dangling money', () => {

@@ -1,3 +1,4 @@
+import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
 describe('items', () => {
@@ -10,10 +11,7 @@ describe('items', () => {
     await t.close();
   });
 
-  async function createItem(body: Record<string, unknown>): Promise<number> {
-    const res = await t.post('/api/v3/item', body).expect(201);
-    return (res.body as { response: { id: number } }).response.id;
-  }
+  const createItem = (body: Record<string, unknown>) => createId(t, '/api/v3/item', body);
 
   it('creates an item from one pricemodel object and reads it back in the recorded shape', async () => {
     const res = await t

@@ -5,6 +5,7 @@ import { PaymentAttempt } from 'src/transactions/entities/payment-attempt.entity
 import { Transaction } from 'src/transactions/entities/transaction.entity';
 import { ATTEMPT_GRACE_MS, PaymentAttemptSweeper } from 'src/transactions/payment-attempt-sweeper';
 import { TransactionWriter } from 'src/transactions/transaction-writer';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -23,25 +24,17 @@ describe('payment concurrency', () => {
     t = await createTestApp();
     t.clock.set(new Date('2026-11-19T15:00:00Z'));
     gateway = t.app.get<PaymentGateway, TestGateway>(PaymentGateway);
-    item = (
-      await t
-        .post('/api/v3/item', { name: 'Service', pricemodel: { pricemodel: 'fla', base: 100, paycycle: 'mon' } })
-        .expect(201)
-    ).body.response.id;
+    item = await make.newItem(t);
   });
   afterAll(async () => {
     await t.close();
   });
 
-  const card = { number: '4242424242424242', expdate_year: 2030, expdate_month: 1, cvv: '123' };
-  async function newCustomer(): Promise<number> {
-    return (await t.post('/api/v3/customer', { company: 'Payer', superuser_email: 'ap@payer.test' }).expect(201)).body
-      .response.id;
-  }
-  async function newInvoice(customerId: number, rate = '100.00'): Promise<number> {
-    const body = { customer_id: customerId, line_items: [{ item_id: item, line_rate: rate, line_quantity: 1 }] };
-    return (await t.post('/api/v3/invoice', body).expect(201)).body.response.id;
-  }
+  const card = make.newCard();
+  const newCustomer = () => make.newCustomer(t, { superuser_email: 'ap@payer.test' });
+  // No date: the invoice is dated today by the test clock.
+  const newInvoice = (customerId: number, rate = '100.00') =>
+    make.newInvoiceOf(t, customerId, [{ item_id: item, line_rate: rate, line_quantity: 1 }]);
   const invoice = async (id: number): Promise<Json> => (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response;
   /** Successful charges the gateway made since `mark` (its record of every call). */
   const chargesSince = (mark: number) =>

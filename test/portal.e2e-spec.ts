@@ -1,6 +1,7 @@
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -37,12 +38,7 @@ describe('customer portal and pay links', () => {
   }
 
   async function newInvoice(customer: number, refnumber: string): Promise<Json> {
-    const id = await createId(t, '/api/v3/invoice', {
-      customer_id: customer,
-      refnumber,
-      line_items: [{ item_id: c.plan }],
-    });
-    return readInvoice(id);
+    return readInvoice(await make.newInvoiceOf(t, customer, [{ item_id: c.plan }], { refnumber }));
   }
 
   async function loginPath(userId: number, destination?: string): Promise<string> {

@@ -2,6 +2,7 @@ import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
 import * as rawQuery from 'src/database/raw-query';
 import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { createId } from './support/catalog-fixtures';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
 
@@ -18,8 +19,7 @@ describe('quotes (/quote)', () => {
 
   const quote = async (id: number): Promise<Json> => (await t.get(`/api/v3/quote/${id}`).expect(200)).body.response;
   const act = (id: number, action: string, body: Json = {}) => t.post(`/api/v3/quote/${id}?action=${action}`, body);
-  const newQuote = (body: Json = {}) =>
-    createId(t, '/api/v3/quote', { customer_id: customer, paycycle: 'mon', line_items: [{ item_id: plan }], ...body });
+  const newQuote = (body: Json = {}) => make.newQuote(t, customer, [{ item_id: plan }], { paycycle: 'mon', ...body });
   const count = async (table: string): Promise<number> =>
     Number((await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
   const received = async (id: number): Promise<Json[]> => {

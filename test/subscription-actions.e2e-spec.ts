@@ -1,5 +1,6 @@
 import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { createId } from './support/catalog-fixtures';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
 
@@ -19,11 +20,12 @@ describe('subscription actions', () => {
   const pkg = async (id: number): Promise<Json> => (await t.get(`/api/v3/package/${id}`).expect(200)).body.response;
   const act = (id: number, action: string, body: Json = {}) => t.post(`/api/v3/package/${id}?action=${action}`, body);
   const newSub = (body: Json = {}) =>
-    createId(t, '/api/v3/package', {
-      customer_id: customer,
-      line_items: [{ item_id: plan }, { item_id: addon, tierset: { base: 800, pricemodel: 'fla' } }],
-      ...body,
-    });
+    make.newSubscription(
+      t,
+      customer,
+      [{ item_id: plan }, { item_id: addon, tierset: { base: 800, pricemodel: 'fla' } }],
+      body,
+    );
   const deliverAll = async (): Promise<void> => {
     await t.drainJobs();
     await t.app.get(WebhookSweeper).sweep();

@@ -1,6 +1,7 @@
 import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { createId } from './support/catalog-fixtures';
+import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -14,10 +15,8 @@ describe('customers and invoices follow subscriptions', () => {
   let item: number;
 
   const sub = (customer: number, paycycle: string, base: number, extra: Json = {}) =>
-    createId(t, '/api/v3/package', {
-      customer_id: customer,
+    make.newSubscription(t, customer, [{ item_id: item, tierset: { pricemodel: 'fla', base } }], {
       paycycle,
-      line_items: [{ item_id: item, tierset: { pricemodel: 'fla', base } }],
       ...extra,
     });
   const customer = async (id: number): Promise<Json> =>

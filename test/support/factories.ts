@@ -35,3 +35,18 @@ export function newInvoice(
 export function newCard(fields: Fields = {}): Fields {
   return { number: '4242424242424242', expdate_year: 2030, expdate_month: 1, cvv: '123', ...fields };
 }
+
+/** POST /invoice (201) for the customer with these `line_items`; `fields` add to the body. */
+export function newInvoiceOf(t: TestApp, customerId: number, lines: Fields[], fields: Fields = {}): Promise<number> {
+  return createId(t, '/api/v3/invoice', { customer_id: customerId, line_items: lines, ...fields });
+}
+
+/** POST /package (201): a subscription of the customer to these `line_items`; `fields` add to the body. */
+export function newSubscription(t: TestApp, customerId: number, lines: Fields[], fields: Fields = {}): Promise<number> {
+  return createId(t, '/api/v3/package', { customer_id: customerId, line_items: lines, ...fields });
+}
+
+/** POST /quote (201) for the customer with these `line_items`; `fields` add to the body. */
+export function newQuote(t: TestApp, customerId: number, lines: Fields[], fields: Fields = {}): Promise<number> {
+  return createId(t, '/api/v3/quote', { customer_id: customerId, line_items: lines, ...fields });
+}
