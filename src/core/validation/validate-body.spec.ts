@@ -1,4 +1,5 @@
 import { ApiError } from 'src/core/envelope/api-error';
+import { BodyRules } from './body-rules';
 import {
   BoolField,
   customFieldsDto,
@@ -10,7 +11,7 @@ import {
   StrField,
   StringListField,
 } from './field-decorators';
-import { isPlainObject, validateBody } from './validate-body';
+import { DtoClass, isPlainObject, validateBody } from './validate-body';
 
 @customFieldsDto(2)
 class WidgetDto {
@@ -33,10 +34,22 @@ class RequiredNameDto {
   name?: string;
 }
 
+/** The widget as a create reads it: an empty body is refused. */
+@BodyRules({ requireData: true })
+class CreateWidgetDto extends WidgetDto {}
+
+/** The widget as an update reads it: `widget_id` is read-only. */
+@BodyRules({ readOnly: ['widget_id'] })
+class UpdateWidgetDto extends WidgetDto {}
+
+/** The widget with a payload reference accepted beside its own fields. */
+@BodyRules({ extraAllowed: ['customer_token'] })
+class OwnedWidgetDto extends WidgetDto {}
+
 /** Runs validateBody and returns the 400 message (or fails the test when it passes). */
-function refusal(body: unknown, rules: Parameters<typeof validateBody>[2] = {}): string {
+function refusal(body: unknown, dto: DtoClass<object> = WidgetDto): string {
   try {
-    validateBody(WidgetDto, body, rules);
+    validateBody(dto, body);
   } catch (error) {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe(400);
@@ -53,7 +66,7 @@ describe('validateBody', () => {
 
     it('reads [] as an empty object, as PHP clients send it', () => {
       expect(validateBody(WidgetDto, [])).toBeInstanceOf(WidgetDto);
-      expect(refusal([], { requireData: true })).toBe('A required parameter was missing: No data.');
+      expect(refusal([], CreateWidgetDto)).toBe('A required parameter was missing: No data.');
     });
 
     it('treats a missing body as empty', () => {
@@ -62,8 +75,8 @@ describe('validateBody', () => {
     });
 
     it('refuses an empty body when data is required', () => {
-      expect(refusal({}, { requireData: true })).toBe('A required parameter was missing: No data.');
-      expect(refusal(undefined, { requireData: true })).toBe('A required parameter was missing: No data.');
+      expect(refusal({}, CreateWidgetDto)).toBe('A required parameter was missing: No data.');
+      expect(refusal(undefined, CreateWidgetDto)).toBe('A required parameter was missing: No data.');
     });
 
     it('names an unknown field', () => {
@@ -71,21 +84,17 @@ describe('validateBody', () => {
     });
 
     it('names a read-only field as read-only', () => {
-      expect(refusal({ widget_id: 5 }, { readOnly: ['widget_id'] })).toBe('Invalid field: "widget_id" is read-only.');
+      expect(refusal({ widget_id: 5 }, UpdateWidgetDto)).toBe('Invalid field: "widget_id" is read-only.');
     });
 
     it('lists every refused field', () => {
-      expect(refusal({ widget_id: 5, colour: 'red', size: 3 }, { readOnly: ['widget_id'] })).toBe(
+      expect(refusal({ widget_id: 5, colour: 'red', size: 3 }, UpdateWidgetDto)).toBe(
         'Invalid fields: "widget_id" is read-only; "colour" is not a known field; "size" is not a known field.',
       );
     });
 
     it('lets extra allowed fields through untouched', () => {
-      const dto = validateBody(
-        WidgetDto,
-        { name: 'a', customer_token: 'abc123' },
-        { extraAllowed: ['customer_token'] },
-      );
+      const dto = validateBody(OwnedWidgetDto, { name: 'a', customer_token: 'abc123' });
       expect(dto).toMatchObject({ name: 'a', customer_token: 'abc123' });
     });
 

@@ -48,13 +48,11 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
 /**
  * Validates a write body against its DTO: unknown and read-only fields are refused by
  * name, then every field's type and format; the first problems are listed in one 400.
- * The rules are the DTO's own (`@BodyRules`) unless given here.
+ * The rules are the DTO's own (`@BodyRules`): a caller cannot pass others, so no
+ * controller repeats or bends them.
  */
-export function validateBody<T extends object>(
-  dto: DtoClass<T>,
-  body: unknown,
-  rules: BodyRules = bodyRulesOf(dto),
-): T {
+export function validateBody<T extends object>(dto: DtoClass<T>, body: unknown): T {
+  const rules = bodyRulesOf(dto);
   const fields = body === undefined || body === null || body === '' ? {} : asObject(body);
   if (!fields) throw ApiError.badRequest('The request body must be a JSON object.');
   if (rules.requireData && Object.keys(fields).length === 0) {
