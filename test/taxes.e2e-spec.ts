@@ -66,4 +66,20 @@ describe('taxes and tax groups', () => {
     }
     expect([await rowCount(t, 'tax'), await rowCount(t, 'tax_group')]).toEqual(before);
   });
+
+  it('reads a body as every write does: [] is {}, every unknown field named, an alias checked as its field', async () => {
+    // DESIGN §4: a PHP client's [] is an empty object, so the first missing field is named.
+    expect((await t.post('/api/v3/tax', []).expect(400)).body.message).toBe(
+      'A required parameter was missing: "tax_name".',
+    );
+    expect((await t.post('/api/v3/tax', { name: 'x', rate: 1, country: 'US', zone: 2 }).expect(400)).body.message).toBe(
+      'Invalid fields: "country" is not a known field; "zone" is not a known field.',
+    );
+    expect(
+      (await t.post('/api/v3/tax_group', { name: 'g', tax_group_name: 'h', tax_id: 1 }).expect(400)).body.message,
+    ).toBe('Send only one of tax_group_name, name.');
+    expect((await t.post('/api/v3/tax_group', { name: ' ', tax_id: 1 }).expect(400)).body.message).toBe(
+      'Invalid field "tax_group_name": must be a non-empty string of at most 128 characters.',
+    );
+  });
 });
