@@ -6,6 +6,7 @@ import { Public } from 'src/core/auth/public.decorator';
 import { requestContextOf } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DocumentsService } from './documents/documents.service';
+import { quoteStanding } from './documents/quote-document';
 import { paymethodForm } from './paying/paymethod-form';
 import { PaymethodSaver } from './paying/paymethod-saver';
 import { PortalAccess } from './portal-access';
@@ -123,6 +124,41 @@ export class PortalController {
     if (!session) return;
     const subscriptions = await this.records.subscriptionsOf(await this.access.customerIds(session.customerId));
     this.page(req, res, 'subscriptions', { title: 'Subscriptions', subscriptions });
+  }
+
+  @Get('quotes')
+  async quotes(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const session = this.require(res);
+    if (!session) return;
+    const today = this.documents.today();
+    const quotes = (await this.records.quotesOf(await this.access.customerIds(session.customerId))).map((quote) => ({
+      ...quote,
+      standing: quoteStanding(quote, today),
+      isOpen: quoteStanding(quote, today) === 'open',
+    }));
+    this.page(req, res, 'quotes', { title: 'Quotes', quotes });
+  }
+
+  @Get('quotes/:id')
+  async quote(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const session = this.require(res);
+    if (!session) return;
+    const quote = ID.test(id) ? await this.records.quote(Number(id)) : null;
+    // Someone else's quote looks exactly like a missing one.
+    const visible = await this.access.customerIds(session.customerId);
+    if (!quote || !visible.includes(Number(quote.customer_id))) {
+      return this.pages.error(res, 404, 'There is no such quote on your account.');
+    }
+    const doc = await this.documents.quote(quote);
+    this.page(req, res, 'quote', {
+      title: `Quote #${doc.number}`,
+      page: 'quotes',
+      doc,
+      isOpen: doc.standing === 'open',
+      acceptUrl: quote.url_acceptlink,
+      rejectUrl: quote.url_rejectlink,
+      pdfUrl: quote.url_pdflink,
+    });
   }
 
   @Get('payments')
