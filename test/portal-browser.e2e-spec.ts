@@ -205,7 +205,7 @@ describe('customer portal in a real browser (chromium)', () => {
   );
 
   it(
-    'accepts a quote through its link (the mailed link, then the portal list) and the API finds the subscription',
+    'accepts a quote from the portal through its accept link; the API finds the subscription',
     async () => {
       const quoteId = await createId(t, '/api/v3/quote', {
         customer_id: customerA,

@@ -204,6 +204,9 @@ describe('quote links, documents, mail and portal quotes', () => {
         expectPage(res, `method="post" action="${pathOf(link)}"`);
         expect(res.text).toContain('name="_csrf"');
       }
+      // A quote is paid by accepting it: its pay link is the accept form.
+      const pay = await t.http.get(pathOf(quote.url_paylink as string)).expect(200);
+      expectPage(pay, `method="post" action="${pathOf(quote.url_acceptlink as string)}"`);
       const after = await readQuote(quote.quote_id as number);
       expect(after).toMatchObject({ quote_status_str: 'open-new', package_id: null, invoice_id: null });
       expect(await eventsOf(quote.quote_id as number)).toEqual(['insert']);
@@ -262,6 +265,7 @@ describe('quote links, documents, mail and portal quotes', () => {
       const invoice = (await t.get(`/api/v3/invoice/${accepted.invoice_id as number}`).expect(200)).body
         .response as Json;
       expect(invoice).toMatchObject({ customer_id: customerA, total: 104.94 });
+      expect(done.text).toContain(`href="${invoice.url_paylink as string}"`);
       // A second post (a double click, a resent form) answers where it stands and creates nothing.
       const open = await newQuote({ refnumber: 'Q-ONE-B' });
       const token = csrfOf((await agent.get(pathOf(open.url_acceptlink as string)).expect(200)).text);

@@ -25,7 +25,10 @@ export function quoteStanding(quote: Wire, today: string): QuoteStanding {
   return validUntil !== '' && validUntil < today ? 'expired' : 'open';
 }
 
-/** The price of one unit when the line has one: its `line_rate`, or a flat tierset's base. */
+/**
+ * The price of one unit when the line has one: its `line_rate`, or a flat tierset's base.
+ * Unit, volume and tiered prices depend on the quantity: the rate is left blank.
+ */
 function unitRate(line: Wire): Decimal | null {
   if (line.line_rate !== null && line.line_rate !== undefined) return decimalOf(line.line_rate);
   const tierset = line.tierset as Wire | null | undefined;

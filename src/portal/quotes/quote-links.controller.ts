@@ -5,6 +5,7 @@ import { requestContextOf } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DocumentsService } from 'src/portal/documents/documents.service';
 import { sendPdf } from 'src/portal/documents/pdf-response';
+import { decimalOf, text } from 'src/portal/documents/wire-values';
 import { QuoteDocument } from 'src/portal/documents/quote-document';
 import { quotePdf } from 'src/portal/documents/quote-pdf';
 import { PortalCsrf } from 'src/portal/portal-csrf';
@@ -76,6 +77,12 @@ export class QuoteLinksController {
     return this.answerPage('reject', token, req, res);
   }
 
+  /** A quote is paid by accepting it: its pay link is the accept page (then the invoice's pay link). */
+  @Get('pay/:token')
+  payPage(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.answerPage('accept', token, req, res);
+  }
+
   @Post('accept/:token')
   accept(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.answer('accept', token, req, res);
@@ -107,7 +114,7 @@ export class QuoteLinksController {
       return this.render(answer, now, req, res);
     }
     // Post/redirect/get: the link's own page now shows the answer, and a reload answers nothing.
-    res.redirect(303, answerRedirect(quote[ANSWERS[answer].redirect]) ?? req.originalUrl);
+    res.redirect(303, answerRedirect(quote[ANSWERS[answer].redirect]) ?? pathOf(text(quote[`url_${answer}link`])));
   }
 
   private async render(answer: Answer, quote: Wire, req: Request, res: Response, known?: QuoteDocument): Promise<void> {
@@ -117,6 +124,8 @@ export class QuoteLinksController {
     // A quote answered the other way or expired is gone for this link (410); one answered
     // the same way is this link's own confirmation (200).
     const status = doc.standing === 'open' || answered ? 200 : 410;
+    // An accepted one-time quote is an invoice now: offer to pay it right away.
+    const invoice = answered && quote.invoice_id ? await this.records.invoice(Number(quote.invoice_id)) : null;
     this.pages.send(res, status, 'quote-answer', {
       title: answered ? `Quote #${doc.number} ${done}` : `${verb} quote #${doc.number}`,
       doc,
@@ -127,10 +136,16 @@ export class QuoteLinksController {
       standingNote: answered ? `Thank you: quote #${doc.number} is ${done}.` : standingNote(doc),
       viewUrl: quote.url_permalink,
       pdfUrl: quote.url_pdflink,
-      action: req.originalUrl.split('?')[0],
+      action: pathOf(text(quote[`url_${answer}link`])),
+      payUrl: invoice && decimalOf(invoice.balance).gt(0) ? invoice.url_paylink : null,
       csrf: doc.standing === 'open' ? this.csrf.token(req, res) : null,
     });
   }
+}
+
+/** The path of one of our links (they carry PUBLIC_URL; forms and redirects stay on this host). */
+function pathOf(url: string): string {
+  return new URL(url).pathname;
 }
 
 /** What the customer is told about a quote that can no longer be answered. */
