@@ -473,7 +473,9 @@ describe('quote links, documents, mail and portal quotes', () => {
       expect(read.invoice_id).not.toBeNull();
       const after = await agent.get('/portal/quotes').expect(200);
       expect(after.text).not.toContain(`href="${own.url_acceptlink as string}"`);
-      expect(after.text).toContain('accepted');
+      expect(after.text).toContain('<td>Accepted</td>');
+      const page = await agent.get(`/portal/quotes/${own.quote_id as number}`).expect(200);
+      expectPage(page, 'Quote #A-Q1 was accepted.');
     });
   });
 });

@@ -6,7 +6,7 @@ import { Public } from 'src/core/auth/public.decorator';
 import { requestContextOf } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DocumentsService } from './documents/documents.service';
-import { quoteStanding } from './documents/quote-document';
+import { quoteStanding, standingNote } from './documents/quote-document';
 import { paymethodForm } from './paying/paymethod-form';
 import { PaymethodSaver } from './paying/paymethod-saver';
 import { PortalAccess } from './portal-access';
@@ -131,11 +131,14 @@ export class PortalController {
     const session = this.require(res);
     if (!session) return;
     const today = this.documents.today();
-    const quotes = (await this.records.quotesOf(await this.access.customerIds(session.customerId))).map((quote) => ({
-      ...quote,
-      standing: quoteStanding(quote, today),
-      isOpen: quoteStanding(quote, today) === 'open',
-    }));
+    const quotes = (await this.records.quotesOf(await this.access.customerIds(session.customerId))).map((quote) => {
+      const standing = quoteStanding(quote, today);
+      return {
+        ...quote,
+        isOpen: standing === 'open',
+        status: standing === 'expired' ? 'Expired' : quote.quote_status_name,
+      };
+    });
     this.page(req, res, 'quotes', { title: 'Quotes', quotes });
   }
 
@@ -155,6 +158,7 @@ export class PortalController {
       page: 'quotes',
       doc,
       isOpen: doc.standing === 'open',
+      standingNote: standingNote(doc),
       acceptUrl: quote.url_acceptlink,
       rejectUrl: quote.url_rejectlink,
       pdfUrl: quote.url_pdflink,

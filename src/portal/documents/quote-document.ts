@@ -68,3 +68,17 @@ export function quoteDocument(businessName: string, quote: Wire, customer: Wire,
     paycycleName,
   };
 }
+
+/** What the customer is told about a quote that can no longer be answered. */
+export function standingNote(doc: QuoteDocument): string | null {
+  switch (doc.standing) {
+    case 'accepted':
+      return `Quote #${doc.number} was accepted. It can no longer be changed.`;
+    case 'rejected':
+      return `Quote #${doc.number} was rejected. Ask us for a new quote if you changed your mind.`;
+    case 'expired':
+      return `Quote #${doc.number} has expired and can no longer be accepted. Ask us for a new quote.`;
+    default:
+      return null;
+  }
+}

@@ -6,7 +6,7 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { DocumentsService } from 'src/portal/documents/documents.service';
 import { sendPdf } from 'src/portal/documents/pdf-response';
 import { decimalOf, text } from 'src/portal/documents/wire-values';
-import { QuoteDocument } from 'src/portal/documents/quote-document';
+import { QuoteDocument, standingNote } from 'src/portal/documents/quote-document';
 import { quotePdf } from 'src/portal/documents/quote-pdf';
 import { PortalCsrf } from 'src/portal/portal-csrf';
 import { PortalErrorFilter } from 'src/portal/portal-error.filter';
@@ -146,18 +146,4 @@ export class QuoteLinksController {
 /** The path of one of our links (they carry PUBLIC_URL; forms and redirects stay on this host). */
 function pathOf(url: string): string {
   return new URL(url).pathname;
-}
-
-/** What the customer is told about a quote that can no longer be answered. */
-function standingNote(doc: QuoteDocument): string | null {
-  switch (doc.standing) {
-    case 'accepted':
-      return `Quote #${doc.number} was accepted. It can no longer be changed.`;
-    case 'rejected':
-      return `Quote #${doc.number} was rejected. Ask us for a new quote if you changed your mind.`;
-    case 'expired':
-      return `Quote #${doc.number} has expired and can no longer be accepted. Ask us for a new quote.`;
-    default:
-      return null;
-  }
 }
