@@ -339,6 +339,23 @@ describe('quote links, documents, mail and portal quotes', () => {
       }
     });
 
+    it("the API's query flags on a link do not silence webhooks", async () => {
+      const quote = await newQuote({ refnumber: 'Q-FLAGS' });
+      const link = pathOf(quote.url_acceptlink as string);
+      const agent = browser();
+      const page = await agent.get(link).expect(200);
+      await agent
+        .post(`${link}?_flag_webhooks=0&_flag_emails=0&on_behalf_addr=203.0.113.9`)
+        .type('form')
+        .send({ _csrf: csrfOf(page.text) })
+        .expect(303);
+      const rows = await t.dataSource.query<Json[]>(
+        `SELECT event, suppress_webhooks FROM domain_event WHERE context_str = 'quote' AND context_id = '${quote.quote_id as number}' AND event = 'won'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(Boolean(Number(rows[0].suppress_webhooks))).toBe(false);
+    });
+
     it('a stored redirect that is not an http(s) URL is never followed', async () => {
       const quote = await newQuote({ refnumber: 'Q-JS' });
       await t.dataSource.query(

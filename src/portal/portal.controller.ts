@@ -3,7 +3,6 @@ import type { Request, Response } from 'express';
 import { ContactsService } from 'src/contacts/contacts.service';
 import { LinkPurpose, PortalLinksService } from 'src/contacts/portal-links.service';
 import { Public } from 'src/core/auth/public.decorator';
-import { requestContextOf } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DocumentsService } from './documents/documents.service';
 import { quoteStanding, standingNote } from './documents/quote-document';
@@ -16,6 +15,7 @@ import { PortalPages } from './portal-pages';
 import { PortalRecords } from './portal-records';
 import { PortalSession, PortalSessions } from './portal-session';
 import { PortalSignIn } from './portal-sign-in';
+import { customerContext } from './customer-context';
 
 interface SignedIn extends PortalSession {
   userId: number;
@@ -190,7 +190,7 @@ export class PortalController {
     const session = this.require(res);
     if (!session) return;
     try {
-      const mask = await this.saver.save(requestContextOf(req), session.customerId, paymethodForm(body));
+      const mask = await this.saver.save(customerContext(req), session.customerId, paymethodForm(body));
       await this.renderPaymethods(req, res, session, 200, {
         saved: `Saved: ${mask} is now your payment method on file.`,
       });
@@ -219,7 +219,7 @@ export class PortalController {
           : null;
     if (problem) return this.renderPassword(req, res, session, 400, { error: problem });
     // The contact typed it: it is not mailed back in clear.
-    await this.contacts.password({ ...requestContextOf(req), sendEmails: false }, String(session.userId), password);
+    await this.contacts.password({ ...customerContext(req), sendEmails: false }, String(session.userId), password);
     await this.renderPassword(req, res, session, 200, { saved: true });
   }
 

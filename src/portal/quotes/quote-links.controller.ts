@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Public } from 'src/core/auth/public.decorator';
-import { requestContextOf } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DocumentsService } from 'src/portal/documents/documents.service';
 import { sendPdf } from 'src/portal/documents/pdf-response';
@@ -14,6 +13,7 @@ import { PortalPages } from 'src/portal/portal-pages';
 import { PortalRecords, Wire } from 'src/portal/portal-records';
 import { QuoteActions } from 'src/quotes/quote-actions';
 import { answerRedirect } from './answer-redirect';
+import { customerContext } from 'src/portal/customer-context';
 
 const UNKNOWN_QUOTE = 'This quote link is not valid. Please use the latest link we sent you.';
 
@@ -106,7 +106,7 @@ export class QuoteLinksController {
     const doc = await this.documents.quote(quote);
     if (doc.standing !== 'open') return this.render(answer, quote, req, res, doc);
     try {
-      await this.actions.all()[ANSWERS[answer].action](String(quote.quote_id), {}, requestContextOf(req));
+      await this.actions.all()[ANSWERS[answer].action](String(quote.quote_id), {}, customerContext(req));
     } catch (error) {
       // Answered meanwhile (another tab, the business through the API): show where it stands.
       if (!(error instanceof ApiError) || error.code !== 400) throw error;
