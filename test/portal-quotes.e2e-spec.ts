@@ -467,7 +467,17 @@ describe('quote links, documents, mail and portal quotes', () => {
       const page = await agent.get(`/portal/quotes/${own.quote_id as number}`).expect(200);
       expectPage(page, 'Quote #A-Q1');
       expect(page.text).toContain(`href="${own.url_acceptlink as string}"`);
-      expect((await agent.get('/portal/home').expect(200)).text).toContain('href="/portal/quotes"');
+      // Home counts the open, unexpired quotes of the contact's customers (today is 2026-03-10).
+      let awaiting = 0;
+      for (const customer of [customerA, childOfA]) {
+        const res = await t.get(`/api/v3/quote?where=customer_id:EQUALS:${customer}&limit=500`).expect(200);
+        awaiting += (res.body.response as Json[]).filter(
+          (q) => q.quote_status_str === 'open-new' && (q.validuntil_date ?? '9999') >= '2026-03-10',
+        ).length;
+      }
+      expect(awaiting).toBeGreaterThan(2);
+      const home = await agent.get('/portal/home').expect(200);
+      expect(home.text).toContain(`<a href="/portal/quotes">Quotes</a> (${awaiting} awaiting your answer)`);
     });
 
     it('another customer quote by id is a 404 page, and nothing of it shows', async () => {

@@ -274,9 +274,12 @@ export class PortalController {
 
   private async renderHome(req: Request, res: Response, session: SignedIn): Promise<void> {
     const customer = await this.records.customer(session.customerId);
-    const invoices = await this.records.invoicesOf(await this.access.customerIds(session.customerId));
+    const visible = await this.access.customerIds(session.customerId);
+    const [invoices, quotes] = await Promise.all([this.records.invoicesOf(visible), this.records.quotesOf(visible)]);
     const openCount = invoices.filter((i) => i.invoice_status_state === 'o').length;
-    this.page(req, res, 'home', { title: 'Home', customer, openCount });
+    const today = this.documents.today();
+    const awaitingCount = quotes.filter((q) => quoteStanding(q, today) === 'open').length;
+    this.page(req, res, 'home', { title: 'Home', customer, openCount, awaitingCount });
   }
 
   private async renderInfo(req: Request, res: Response, session: SignedIn): Promise<void> {
