@@ -4,11 +4,11 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium } from 'playwright-core';
 import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
+import { ARTIFACTS } from './support/hosted-pages';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const ARTIFACTS = join(__dirname, '..', 'test-artifacts');
 const BOUND_MS = 60_000;
 
 /** Debian's chromium (CI installs it); CHROMIUM_PATH overrides. Missing is a failure, never a skip. */
@@ -42,6 +42,7 @@ describe('customer portal in a real browser (chromium)', () => {
   let browser: Browser;
   let base: string;
   let contactA: number;
+  let customerA: number;
   let invoiceA: Json;
   let invoiceB: Json;
 
@@ -62,7 +63,7 @@ describe('customer portal in a real browser (chromium)', () => {
     await t.app.listen(port, '127.0.0.1');
     t.clock.set(new Date('2026-03-10T17:00:00Z'));
     c = await createCatalog(t);
-    const customerA = await createId(t, '/api/v3/customer', {
+    customerA = await createId(t, '/api/v3/customer', {
       company: 'Alpha Co',
       bill_addr1: '12 Harbour Road',
       bill_city: 'Portland',
@@ -198,6 +199,42 @@ describe('customer portal in a real browser (chromium)', () => {
       const refused = await page.goto(`${base}/portal/invoices`);
       expect(refused?.status()).toBe(401);
       expect(await page.textContent('main')).toContain('could not be verified');
+      await context.close();
+    },
+    BOUND_MS,
+  );
+
+  it(
+    'accepts a quote from the portal through its accept link; the API finds the subscription',
+    async () => {
+      const quoteId = await createId(t, '/api/v3/quote', {
+        customer_id: customerA,
+        refnumber: 'Q-3001',
+        paycycle: 'mon',
+        nickname: 'Managed hosting',
+        line_items: [{ item_id: c.plan, line_quantity: 2 }],
+      });
+      const quote = (await t.get(`/api/v3/quote/${quoteId}`).expect(200)).body.response as Json;
+      const context = await signedInContext();
+      const page = await context.newPage();
+
+      await page.goto(`${base}/portal/quotes`);
+      await page.getByRole('link', { name: '#Q-3001' }).waitFor();
+      await page.getByRole('link', { name: '#Q-3001' }).click();
+      await page.getByRole('heading', { name: 'Quote #Q-3001' }).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'quote-page.png'), fullPage: true });
+      await page.getByRole('link', { name: 'Accept this quote' }).click();
+      expect(page.url()).toBe(quote.url_acceptlink);
+      // Opening the link answered nothing: the form does.
+      expect((await t.get(`/api/v3/quote/${quoteId}`).expect(200)).body.response.quote_status_str).toBe('open-new');
+      await page.getByRole('button', { name: 'Accept quote #Q-3001' }).click();
+      await page.getByText('Thank you: quote #Q-3001 is accepted.').waitFor();
+
+      const accepted = (await t.get(`/api/v3/quote/${quoteId}`).expect(200)).body.response as Json;
+      expect(accepted.quote_status_str).toBe('closed-won');
+      const subscription = (await t.get(`/api/v3/package/${accepted.package_id as number}`).expect(200)).body
+        .response as Json;
+      expect(subscription).toMatchObject({ customer_id: customerA, nickname: 'Managed hosting' });
       await context.close();
     },
     BOUND_MS,

@@ -1,24 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import request from 'supertest';
 import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
+import { fetchPdf, pathOf } from './support/hosted-pages';
 import { pdfText } from './support/pdf-text';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const ARTIFACTS = join(__dirname, '..', 'test-artifacts');
-
-/** A hosted link's path (the links carry PUBLIC_URL, the test server is local). */
-function pathOf(url: string): string {
-  return new URL(url).pathname;
-}
-
-function binary(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-}
 
 describe('hosted documents (url_permalink, url_pdflink, url_statementlink)', () => {
   let t: TestApp;
@@ -92,17 +77,7 @@ describe('hosted documents (url_permalink, url_pdflink, url_statementlink)', () 
   });
 
   it('the PDF link is a real PDF with the number, every line, the total and the balance', async () => {
-    const res = await t.http
-      .get(pathOf(invoice.url_pdflink as string))
-      .buffer(true)
-      .parse(binary)
-      .expect(200);
-    expect(res.type).toBe('application/pdf');
-    const pdf = res.body as Buffer;
-    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, 'invoice.pdf'), pdf);
-    const text = await pdfText(pdf);
+    const text = await pdfText(await fetchPdf(t.http, pathOf(invoice.url_pdflink as string), 'invoice.pdf'));
     for (const expected of [
       'Northwind Hosting LLC',
       '#INV-1001',
@@ -130,9 +105,7 @@ describe('hosted documents (url_permalink, url_pdflink, url_statementlink)', () 
       expect(page.text).toContain(text);
     }
     const pdfPath = /href="(\/r\/statement\/pdf\/[a-z0-9]{12})"/.exec(page.text)?.[1] ?? '';
-    const pdf = await t.http.get(pdfPath).buffer(true).parse(binary).expect(200);
-    expect(pdf.type).toBe('application/pdf');
-    const text = await pdfText(pdf.body as Buffer);
+    const text = await pdfText(await fetchPdf(t.http, pdfPath));
     for (const expected of ['STATEMENT', 'Acme Widgets', '#INV-1001', '$ 689.82', '$ 589.82', '$ 100.00']) {
       expect(text).toContain(expected);
     }

@@ -1,4 +1,5 @@
 import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
+import { linksIn } from './support/hosted-pages';
 import { SmtpInbox } from './support/smtp-inbox';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -6,12 +7,6 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const BASE = 'https://billing.example.test';
 const CARD = { number: '4242424242424242', expdate_year: 2030, expdate_month: 12 };
-
-/** Every hosted link of ours in a message, as paths on the test server. */
-function linksIn(content: string): string[] {
-  const found = content.match(new RegExp(`${BASE.replace(/\./g, '\\.')}/[A-Za-z0-9_/?=.-]+`, 'g')) ?? [];
-  return [...new Set(found)].map((url) => url.slice(BASE.length));
-}
 
 describe('mail through SMTP: templates, overrides, links', () => {
   let t: TestApp;
@@ -22,7 +17,7 @@ describe('mail through SMTP: templates, overrides, links', () => {
 
   /** Each link answers a page (2xx), not the JSON 400 it used to. */
   async function expectWorkingLinks(content: string, atLeast: number): Promise<string[]> {
-    const links = linksIn(content);
+    const links = linksIn(content, BASE);
     expect(links.length).toBeGreaterThanOrEqual(atLeast);
     for (const link of links) {
       const res = await t.http.get(link);
@@ -140,7 +135,7 @@ describe('mail through SMTP: templates, overrides, links', () => {
     const reset = await inbox.next();
     expect(reset.recipients).toEqual(['ap@acme.test']);
     expect(reset.subject).toBe('Reset your Northwind portal password');
-    const [link] = linksIn(reset.content);
+    const [link] = linksIn(reset.content, BASE);
     expect(link).toMatch(/^\/portal\/password-reset\/[A-Za-z0-9_-]{43}$/);
     const page = await t.http.get(link).expect(200);
     expect(page.text).toContain('New password');

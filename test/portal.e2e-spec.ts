@@ -1,23 +1,13 @@
-import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
+import { browserOf, csrfOf, pathOf } from './support/hosted-pages';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const CARD = { number: '4242424242424242', expdate_month: '12', expdate_year: '2030', cvv: '123' };
 const DECLINED = { ...CARD, number: '4000000000000002' };
-
-function pathOf(url: string): string {
-  return new URL(url).pathname;
-}
-
-function csrfOf(html: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error(`No CSRF token in the page:\n${html}`);
-  return token;
-}
 
 describe('customer portal and pay links', () => {
   let t: TestApp;
@@ -30,8 +20,7 @@ describe('customer portal and pay links', () => {
   let invoiceB: Json;
   let invoiceChild: Json;
 
-  /** A browser: supertest's agent keeps the cookies the pages set. */
-  const browser = (): TestAgent => request.agent(t.app.getHttpServer() as Parameters<typeof request.agent>[0]);
+  const browser = (): TestAgent => browserOf(t);
 
   async function readInvoice(id: number): Promise<Json> {
     return (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response as Json;

@@ -12,6 +12,7 @@ import { Contact } from 'src/customers/entities/contact.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MailMessage } from 'src/mail/entities/mail-message.entity';
+import { mailOverrides, overriddenMail } from 'src/mail/mail-overrides';
 import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
 import { IsNull, Not } from 'typeorm';
@@ -24,8 +25,6 @@ import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
 import { INVOICE_REF } from './invoice-ref';
 import { InvoicesService } from './invoices.service';
-
-const EMAIL_FIELDS = new Set(['email', 'cc', 'bcc', 'subject', 'body', 'html', 'from', 'message_id']);
 
 /** Actions on one invoice (DESIGN §6 "Invoices"): void, email, print, collections. */
 @Injectable()
@@ -80,7 +79,7 @@ export class InvoiceActions {
 
   /** Mails the invoice to the given addresses, else to the customer's contacts; recorded in `sent`. */
   private async email(ref: string, body: unknown, ctx: RequestContext): Promise<boolean> {
-    const fields = emailFields(body);
+    const fields = mailOverrides(body);
     await this.uow.run(async (tx) => {
       const invoice = await findByPathRef(tx.manager, INVOICE_REF, ref);
       const to = fields.email ?? (await this.billingEmails(tx, invoice.customer_id));
@@ -103,18 +102,10 @@ export class InvoiceActions {
         pdfUrl: wire.url_pdflink,
         payUrl: wire.is_paid === true || wire.is_void === true ? null : wire.url_paylink,
       });
-      await this.mail.send(tx, {
-        to,
-        cc: fields.cc,
-        bcc: fields.bcc,
-        from: fields.from,
-        subject: fields.subject ?? message.subject,
-        text: fields.body ?? message.text,
-        // A caller's own text replaces the default HTML too, so the two parts agree.
-        html: fields.html ?? (fields.body === undefined ? message.html : undefined),
-        contextStr: 'invoice',
-        contextId: invoice.invoice_id,
-      });
+      await this.mail.send(
+        tx,
+        overriddenMail(message, fields, to, { contextStr: 'invoice', contextId: invoice.invoice_id }),
+      );
       const recorded = await tx.manager.findOne(MailMessage, {
         where: { context_str: 'invoice', context_id: invoice.invoice_id },
         order: { mail_message_id: 'DESC' },
@@ -178,38 +169,4 @@ function noFields(body: unknown, action: string): void {
   if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
   const keys = Object.keys(body);
   if (keys.length) throw ApiError.badRequest(`Invalid field: "${keys[0]}" is not a field of action ${action}.`);
-}
-
-interface EmailFields {
-  email?: string[];
-  cc?: string[];
-  bcc?: string[];
-  subject?: string;
-  body?: string;
-  html?: string;
-  from?: string;
-}
-
-function emailFields(body: unknown): EmailFields {
-  if (body === undefined || body === null || body === '') return {};
-  if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
-  const out: EmailFields = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (!EMAIL_FIELDS.has(key)) throw ApiError.badRequest(`Invalid field: "${key}" is not a field of action email.`);
-    if (key === 'message_id') continue; // templates are not stored yet; the default message is used
-    if (typeof value !== 'string') throw ApiError.badRequest(`Invalid field "${key}": must be a string.`);
-    if (key === 'email' || key === 'cc' || key === 'bcc') {
-      const list = value
-        .split(',')
-        .map((a) => a.trim())
-        .filter(Boolean);
-      if (list.some((a) => !/^[^\s@]+@[^\s@]+$/.test(a))) {
-        throw ApiError.badRequest(`Invalid field "${key}": must be e-mail addresses separated by commas.`);
-      }
-      out[key] = list;
-    } else {
-      out[key as 'subject' | 'body' | 'html' | 'from'] = value;
-    }
-  }
-  return out;
 }

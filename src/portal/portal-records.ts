@@ -4,6 +4,7 @@ import { CustomersService } from 'src/customers/customers.service';
 import { InvoicesService } from 'src/invoices/invoices.service';
 import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
 import { CreditCardsService } from 'src/paymethods/credit-cards.service';
+import { QuotesService } from 'src/quotes/quotes.service';
 import { SubscriptionsService } from 'src/subscriptions/subscriptions.service';
 import { TransactionsService } from 'src/transactions/transactions.service';
 import { text } from './documents/wire-values';
@@ -27,6 +28,7 @@ export class PortalRecords {
     private readonly cards: CreditCardsService,
     private readonly bankAccounts: BankAccountsService,
     private readonly subscriptions: SubscriptionsService,
+    private readonly quotes: QuotesService,
   ) {}
 
   invoiceByToken(token: string): Promise<Wire | null> {
@@ -35,6 +37,14 @@ export class PortalRecords {
 
   customerByToken(token: string): Promise<Wire | null> {
     return TOKEN.test(token) ? orNull(this.customers.findOne(`token:${token}`)) : Promise.resolve(null);
+  }
+
+  quoteByToken(token: string): Promise<Wire | null> {
+    return TOKEN.test(token) ? orNull(this.quotes.findOne(`token:${token}`)) : Promise.resolve(null);
+  }
+
+  quote(id: number): Promise<Wire | null> {
+    return orNull(this.quotes.findOne(String(id)));
   }
 
   invoice(id: number): Promise<Wire | null> {
@@ -77,6 +87,15 @@ export class PortalRecords {
       ),
     );
     return lists.flat().sort((a, b) => Number(b.package_id) - Number(a.package_id));
+  }
+
+  async quotesOf(customerIds: number[]): Promise<Wire[]> {
+    const lists = await Promise.all(
+      customerIds.map((id) =>
+        this.quotes.list({ where: `customer_id:EQUALS:${id}`, order: 'quote_id:DESC', limit: MAX_ROWS }),
+      ),
+    );
+    return lists.flat().sort((a, b) => Number(b.quote_id) - Number(a.quote_id));
   }
 
   async paymentsOf(customerIds: number[]): Promise<Wire[]> {

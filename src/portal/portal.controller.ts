@@ -3,9 +3,9 @@ import type { Request, Response } from 'express';
 import { ContactsService } from 'src/contacts/contacts.service';
 import { LinkPurpose, PortalLinksService } from 'src/contacts/portal-links.service';
 import { Public } from 'src/core/auth/public.decorator';
-import { requestContextOf } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DocumentsService } from './documents/documents.service';
+import { quoteStanding, standingNote } from './documents/quote-document';
 import { paymethodForm } from './paying/paymethod-form';
 import { PaymethodSaver } from './paying/paymethod-saver';
 import { PortalAccess } from './portal-access';
@@ -15,6 +15,7 @@ import { PortalPages } from './portal-pages';
 import { PortalRecords } from './portal-records';
 import { PortalSession, PortalSessions } from './portal-session';
 import { PortalSignIn } from './portal-sign-in';
+import { customerContext } from './customer-context';
 
 interface SignedIn extends PortalSession {
   userId: number;
@@ -125,6 +126,45 @@ export class PortalController {
     this.page(req, res, 'subscriptions', { title: 'Subscriptions', subscriptions });
   }
 
+  @Get('quotes')
+  async quotes(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const session = this.require(res);
+    if (!session) return;
+    const today = this.documents.today();
+    const quotes = (await this.records.quotesOf(await this.access.customerIds(session.customerId))).map((quote) => {
+      const standing = quoteStanding(quote, today);
+      return {
+        ...quote,
+        isOpen: standing === 'open',
+        status: standing === 'expired' ? 'Expired' : quote.quote_status_name,
+      };
+    });
+    this.page(req, res, 'quotes', { title: 'Quotes', quotes });
+  }
+
+  @Get('quotes/:id')
+  async quote(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const session = this.require(res);
+    if (!session) return;
+    const quote = ID.test(id) ? await this.records.quote(Number(id)) : null;
+    // Someone else's quote looks exactly like a missing one.
+    const visible = await this.access.customerIds(session.customerId);
+    if (!quote || !visible.includes(Number(quote.customer_id))) {
+      return this.pages.error(res, 404, 'There is no such quote on your account.');
+    }
+    const doc = await this.documents.quote(quote);
+    this.page(req, res, 'quote', {
+      title: `Quote #${doc.number}`,
+      page: 'quotes',
+      doc,
+      isOpen: doc.standing === 'open',
+      standingNote: standingNote(doc),
+      acceptUrl: quote.url_acceptlink,
+      rejectUrl: quote.url_rejectlink,
+      pdfUrl: quote.url_pdflink,
+    });
+  }
+
   @Get('payments')
   async payments(@Req() req: Request, @Res() res: Response): Promise<void> {
     const session = this.require(res);
@@ -150,7 +190,7 @@ export class PortalController {
     const session = this.require(res);
     if (!session) return;
     try {
-      const mask = await this.saver.save(requestContextOf(req), session.customerId, paymethodForm(body));
+      const mask = await this.saver.save(customerContext(req), session.customerId, paymethodForm(body));
       await this.renderPaymethods(req, res, session, 200, {
         saved: `Saved: ${mask} is now your payment method on file.`,
       });
@@ -179,7 +219,7 @@ export class PortalController {
           : null;
     if (problem) return this.renderPassword(req, res, session, 400, { error: problem });
     // The contact typed it: it is not mailed back in clear.
-    await this.contacts.password({ ...requestContextOf(req), sendEmails: false }, String(session.userId), password);
+    await this.contacts.password({ ...customerContext(req), sendEmails: false }, String(session.userId), password);
     await this.renderPassword(req, res, session, 200, { saved: true });
   }
 
@@ -234,9 +274,12 @@ export class PortalController {
 
   private async renderHome(req: Request, res: Response, session: SignedIn): Promise<void> {
     const customer = await this.records.customer(session.customerId);
-    const invoices = await this.records.invoicesOf(await this.access.customerIds(session.customerId));
+    const visible = await this.access.customerIds(session.customerId);
+    const [invoices, quotes] = await Promise.all([this.records.invoicesOf(visible), this.records.quotesOf(visible)]);
     const openCount = invoices.filter((i) => i.invoice_status_state === 'o').length;
-    this.page(req, res, 'home', { title: 'Home', customer, openCount });
+    const today = this.documents.today();
+    const awaitingCount = quotes.filter((q) => quoteStanding(q, today) === 'open').length;
+    this.page(req, res, 'home', { title: 'Home', customer, openCount, awaitingCount });
   }
 
   private async renderInfo(req: Request, res: Response, session: SignedIn): Promise<void> {

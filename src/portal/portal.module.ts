@@ -3,6 +3,7 @@ import { ContactsModule } from 'src/contacts/contacts.module';
 import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
+import { QuotesModule } from 'src/quotes/quotes.module';
 import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
 import { TransactionsModule } from 'src/transactions/transactions.module';
 import { DocumentsController } from './documents/documents.controller';
@@ -20,6 +21,7 @@ import { PortalSecurityMiddleware } from './portal-security.middleware';
 import { PortalSessions } from './portal-session';
 import { PortalSignIn } from './portal-sign-in';
 import { PortalController } from './portal.controller';
+import { QuoteLinksController } from './quotes/quote-links.controller';
 
 /**
  * Everything a customer's browser reaches (DESIGN §6 "Mail, documents, portal"): the
@@ -27,8 +29,16 @@ import { PortalController } from './portal.controller';
  * signed cookies, CSRF) applies to these controllers only; the API keeps its headers.
  */
 @Module({
-  imports: [ContactsModule, CustomersModule, InvoicesModule, PaymethodsModule, TransactionsModule, SubscriptionsModule],
-  controllers: [PortalController, DocumentsController, PayController],
+  imports: [
+    ContactsModule,
+    CustomersModule,
+    InvoicesModule,
+    PaymethodsModule,
+    TransactionsModule,
+    SubscriptionsModule,
+    QuotesModule,
+  ],
+  controllers: [PortalController, DocumentsController, PayController, QuoteLinksController],
   providers: [
     PortalSecret,
     PortalSessions,
@@ -45,6 +55,8 @@ import { PortalController } from './portal.controller';
 })
 export class PortalModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(PortalSecurityMiddleware).forRoutes(PortalController, DocumentsController, PayController);
+    consumer
+      .apply(PortalSecurityMiddleware)
+      .forRoutes(PortalController, DocumentsController, PayController, QuoteLinksController);
   }
 }

@@ -3,6 +3,8 @@ import { IsNull, Not } from 'typeorm';
 import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
 import { ZERO } from 'src/core/money/decimal';
+import { formatAmount } from 'src/core/money/money-format';
+import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { modStamps } from 'src/core/context/record-stamps';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -13,6 +15,8 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { Contact } from 'src/customers/entities/contact.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { insertTierset } from 'src/items/tierset-writer';
+import { mailOverrides, MailOverrides, overriddenMail } from 'src/mail/mail-overrides';
+import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { InvoiceDraftLine, InvoiceIssuer } from 'src/invoices/invoice-issuer';
@@ -22,11 +26,11 @@ import Decimal from 'decimal.js';
 import { SubscriptionLineInput } from 'src/subscriptions/subscription-line-input';
 import { SubscriptionReader } from 'src/subscriptions/subscription-reader';
 import { SubscriptionsService } from 'src/subscriptions/subscriptions.service';
-import { QuoteEmailDto } from './dto/quote-actions.dto';
 import { QuoteLine } from './entities/quote-line.entity';
 import { Quote } from './entities/quote.entity';
 import { QuoteEvents } from './quote-events';
 import { QuoteReader } from './quote-reader';
+import { QUOTE_REF } from './quote-ref';
 import { QuotesService } from './quotes.service';
 
 /** What a won quote became: the action's response (DESIGN §6 "Quotes"). */
@@ -49,6 +53,7 @@ export class QuoteActions {
     private readonly subscriptions: SubscriptionsService,
     private readonly subscriptionReader: SubscriptionReader,
     private readonly mail: MailService,
+    private readonly templates: MailTemplates,
     private readonly issuer: InvoiceIssuer,
     private readonly invoiceReader: InvoiceReader,
   ) {}
@@ -57,7 +62,7 @@ export class QuoteActions {
     return {
       convert: (ref, body, ctx) => this.convert(ref, validateBody(class {}, body), ctx),
       reject: (ref, body, ctx) => this.reject(ref, validateBody(class {}, body), ctx),
-      email: (ref, body, ctx) => this.email(ref, validateBody(QuoteEmailDto, body), ctx),
+      email: (ref, body, ctx) => this.email(ref, mailOverrides(body), ctx),
     };
   }
 
@@ -135,38 +140,43 @@ export class QuoteActions {
     return true;
   }
 
-  private async email(ref: string, dto: QuoteEmailDto, ctx: RequestContext): Promise<true> {
-    const given = dto.email
-      ?.split(',')
-      .map((a) => a.trim())
-      .filter(Boolean);
-    if (given?.some((a) => !/^[^\s@]+@[^\s@]+$/.test(a))) {
-      throw ApiError.badRequest('Invalid field "email": must be e-mail addresses separated by commas.');
-    }
+  /**
+   * Mails the quote (template `quote`, with its view, PDF, accept and reject links) to the
+   * given addresses, else to the customer's contacts; the action's overrides as the
+   * invoice's. Each message shows in the quote's `sent`.
+   */
+  private async email(ref: string, overrides: MailOverrides, ctx: RequestContext): Promise<true> {
     await this.uow.run(async (tx) => {
-      const quote = await this.quotes.lockedByRef(tx, ref);
+      const quote = await findByPathRef(tx.manager, QUOTE_REF, ref);
       const contacts = await tx.manager.find(Contact, {
         where: { customer_id: quote.customer_id, email: Not(IsNull()) },
         order: { user_id: 'ASC' },
       });
-      const to = given ?? [...new Set(contacts.map((c) => (c.email as string).trim()).filter(Boolean))];
+      const to = overrides.email ?? [...new Set(contacts.map((c) => (c.email as string).trim()).filter(Boolean))];
       if (to.length === 0)
         throw ApiError.badRequest('The customer has no contact with an e-mail address: send "email".');
-      if (ctx.sendEmails) {
-        const wire = await this.reader.full(tx.manager, quote.quote_id);
-        await this.mail.send(tx, {
-          to,
-          subject: dto.subject ?? `Quote #${quote.refnumber ?? quote.quote_id}`,
-          text:
-            dto.body ??
-            [
-              `Quote #${quote.refnumber ?? quote.quote_id}: ${String(wire.total)} ${String(wire.paycycle_name)}.`,
-              `Accept it at ${String(wire.url_acceptlink)}`,
-            ].join('\n'),
-          contextStr: 'quote',
-          contextId: quote.quote_id,
-        });
-      }
+      if (!ctx.sendEmails) return; // _flag_emails=0: nothing is sent, so nothing is recorded as sent.
+      const wire = await this.reader.full(tx.manager, quote.quote_id);
+      const symbol = typeof wire.currency_symbol === 'string' ? wire.currency_symbol : '';
+      const customer = await tx.manager.findOneBy(Customer, { customer_id: quote.customer_id });
+      const message = this.templates.render('quote', {
+        number: quote.refnumber ?? String(quote.quote_id),
+        customerName: customer?.company ?? null,
+        date: wire.date,
+        validUntil: wire.validuntil_date,
+        recurring: quote.paycycle !== 'one',
+        paycycleName: wire.paycycle_name,
+        total: formatAmount(symbol, quote.total),
+        upfront: formatAmount(symbol, quote.upfront),
+        viewUrl: wire.url_permalink,
+        pdfUrl: wire.url_pdflink,
+        acceptUrl: wire.url_acceptlink,
+        rejectUrl: wire.url_rejectlink,
+      });
+      await this.mail.send(
+        tx,
+        overriddenMail(message, overrides, to, { contextStr: 'quote', contextId: quote.quote_id }),
+      );
       await this.revisions.record(tx, ctx, 'quote', quote.quote_id, `Quote e-mailed to ${to.join(', ')}`);
     });
     return true;

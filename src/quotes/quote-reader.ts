@@ -3,11 +3,15 @@ import { EntityManager } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { Item } from 'src/items/entities/item.entity';
 import { loadTiersetsById } from 'src/items/tierset-loader';
+import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { QuoteLine } from './entities/quote-line.entity';
 import { Quote } from './entities/quote.entity';
 import { QuotePresenter, QuoteLineWithItem } from './quote.presenter';
 
-/** Reads quotes for the wire: a page is its one query (sums are stored); a full quote adds its lines and their tiersets. */
+/**
+ * Reads quotes for the wire: a page is its one query (sums are stored); a full quote adds
+ * its lines with their tiersets, and `sent`: the messages the `email` action sent.
+ */
 @Injectable()
 export class QuoteReader {
   constructor(private readonly presenter: QuotePresenter) {}
@@ -24,11 +28,16 @@ export class QuoteReader {
       m,
       lines.flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
     );
+    const sent = await m.find(MailMessage, {
+      where: { context_str: 'quote', context_id: quoteId },
+      order: { mail_message_id: 'ASC' },
+    });
     return {
       ...this.presenter.overview(quote),
       line_items: lines.map((l) =>
         this.presenter.line(l, l.tierset_id === null ? undefined : tiersets.get(l.tierset_id)),
       ),
+      sent: this.presenter.sent(sent),
     };
   }
 

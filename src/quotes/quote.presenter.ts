@@ -5,6 +5,7 @@ import { addDays } from 'src/core/time/account-date';
 import { customFields20 } from 'src/core/wire/custom-fields';
 import { addressBlock, WireFormat } from 'src/core/wire/wire-format';
 import { Item } from 'src/items/entities/item.entity';
+import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { LoadedTierset } from 'src/items/tierset-loader';
 import { TiersetPresenter } from 'src/items/tierset.presenter';
 import { ReferenceService } from 'src/reference/reference.service';
@@ -129,5 +130,17 @@ export class QuotePresenter {
       ...customFields20(l),
       tierset: tierset ? this.tiersets.present(tierset) : null,
     };
+  }
+
+  /** The quote's `sent`: each message of its `email` action, as an invoice's `sent` shows one. */
+  sent(messages: MailMessage[]): Record<string, unknown>[] {
+    return messages.map((msg) => ({
+      mail_message_id: msg.mail_message_id,
+      method: 'email',
+      email: msg.to_addr,
+      subject: msg.subject,
+      status: msg.status,
+      sent_datetime: this.wire.datetime(msg.write_datetime),
+    }));
   }
 }

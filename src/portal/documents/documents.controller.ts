@@ -6,6 +6,7 @@ import { PortalPages } from 'src/portal/portal-pages';
 import { PortalRecords } from 'src/portal/portal-records';
 import { DocumentsService } from './documents.service';
 import { invoicePdf } from './invoice-pdf';
+import { sendPdf } from './pdf-response';
 import { statementPdf } from './statement-pdf';
 
 const UNKNOWN_INVOICE = 'This invoice link is not valid. Please use the latest link we sent you.';
@@ -61,12 +62,4 @@ export class DocumentsController {
       await statementPdf(await this.documents.statement(customer)),
     );
   }
-}
-
-function sendPdf(res: Response, filename: string, pdf: Buffer): void {
-  res.set({
-    'Cache-Control': 'no-store',
-    'Content-Disposition': `inline; filename="${filename.replace(/[^\w.-]/g, '_')}"`,
-  });
-  res.status(200).type('application/pdf').send(pdf);
 }

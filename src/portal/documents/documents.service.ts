@@ -4,10 +4,11 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { PortalPages } from 'src/portal/portal-pages';
 import { PortalRecords, Wire } from 'src/portal/portal-records';
 import { invoiceDocument, InvoiceDocument } from './invoice-document';
+import { quoteDocument, QuoteDocument } from './quote-document';
 import { statementDocument, StatementDocument } from './statement-document';
 import { decimalOf } from './wire-values';
 
-/** Assembles printed invoices and statements from the API's reads. */
+/** Assembles printed invoices, quotes and statements from the API's reads. */
 @Injectable()
 export class DocumentsService {
   constructor(
@@ -41,10 +42,19 @@ export class DocumentsService {
     );
   }
 
+  async quote(quote: Wire): Promise<QuoteDocument> {
+    const customer = await this.records.customer(Number(quote.customer_id));
+    return quoteDocument(this.pages.businessName, quote, customer, this.today());
+  }
+
+  /** The account's date now: a quote is valid through its `validuntil_date`. */
+  today(): string {
+    return this.wire.date(this.clock.now()) ?? '';
+  }
+
   async statement(customer: Wire): Promise<StatementDocument> {
     const ids = [Number(customer.customer_id)];
     const [invoices, payments] = await Promise.all([this.records.invoicesOf(ids), this.records.paymentsOf(ids)]);
-    const today = this.wire.date(this.clock.now()) ?? '';
-    return statementDocument(this.pages.businessName, today, customer, invoices, payments);
+    return statementDocument(this.pages.businessName, this.today(), customer, invoices, payments);
   }
 }

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Public } from 'src/core/auth/public.decorator';
-import { requestContextOf } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { formatAmount } from 'src/core/money/money-format';
 import { DocumentsService } from 'src/portal/documents/documents.service';
@@ -13,6 +12,7 @@ import { PortalRecords, Wire } from 'src/portal/portal-records';
 import { InvoicePayer } from './invoice-payer';
 import { paymethodForm } from './paymethod-form';
 import { PaymethodSaver } from './paymethod-saver';
+import { customerContext } from 'src/portal/customer-context';
 
 const UNKNOWN_LINK = 'This payment link is not valid. Please use the latest link we sent you.';
 
@@ -64,7 +64,7 @@ export class PayController {
       const form = paymethodForm(body);
       const { invoice } = target;
       await this.payer.pay(
-        requestContextOf(req),
+        customerContext(req),
         Number(invoice.customer_id),
         Number(invoice.invoice_id),
         target.scheduleId,
@@ -105,7 +105,7 @@ export class PayController {
         'This payment-method link is not valid. Please use the latest link we sent you.',
       );
     try {
-      const mask = await this.saver.save(requestContextOf(req), Number(customer.customer_id), paymethodForm(body));
+      const mask = await this.saver.save(customerContext(req), Number(customer.customer_id), paymethodForm(body));
       const updated = (await this.records.customerByToken(token)) ?? customer;
       await this.renderPaymethod(req, res, 200, updated, {
         saved: `Saved: ${mask} is now your payment method on file.`,
