@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
 import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
-import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { createId } from './support/catalog-fixtures';
+import * as eventLog from './support/domain-events';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -21,15 +21,9 @@ describe('the nightly job', () => {
   let paidInvoice: number;
   let voidInvoice: number;
 
-  /** Events recorded after the given event id, as `context/event/id`. */
-  const eventsAfter = async (afterId: number): Promise<DomainEvent[]> =>
-    (await t.dataSource.getRepository(DomainEvent).find({ order: { domain_event_id: 'ASC' } })).filter(
-      (e) => e.domain_event_id > afterId,
-    );
-  const lastEventId = async (): Promise<number> =>
-    (await t.dataSource.getRepository(DomainEvent).find({ order: { domain_event_id: 'DESC' }, take: 1 }))[0]
-      ?.domain_event_id ?? 0;
-  const label = (e: DomainEvent) => `${e.context_str}/${e.event}/${e.context_id}`;
+  const eventsAfter = (afterId: number) => eventLog.eventsAfter(t, afterId);
+  const lastEventId = () => eventLog.lastEventId(t);
+  const label = eventLog.eventLabel;
 
   beforeAll(async () => {
     t = await createTestApp();

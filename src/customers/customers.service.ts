@@ -13,6 +13,7 @@ import { assertExternalKeyFree, externalKeyAfterDelete, insertWithExternalKey } 
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
+import { accountDate, accountDateSql } from 'src/core/time/account-date';
 import { EntityReader, ReadClause } from 'src/database/entity-reader';
 import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
@@ -21,7 +22,8 @@ import { ReferenceService } from 'src/reference/reference.service';
 import { CustomerDeletion } from './customer-deletion';
 import { CustomerExtensions, EMPTY_FIGURES } from './customer-figures';
 import { CustomerPresenter, CustomerWithSuperuser, SUPERUSER_COLUMNS } from './customer.presenter';
-import { CUSTOMER_QUERY_FIELDS } from './customer.query-fields';
+import { customerQueryFields } from './customer.query-fields';
+import { customerStatusSql, readCustomerStatus } from './customer-status';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { CustomerFieldsDto } from './dto/customer-fields.dto';
 import { UpdateCustomerDto } from './dto/update-customer.dto';
@@ -194,7 +196,7 @@ export class CustomersService {
   }
 
   async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
-    const clause = listQueryClause(CUSTOMER_QUERY_FIELDS, query, {
+    const clause = listQueryClause(this.queryFields(), query, {
       timezone: this.wire.timezone,
       defaultOrder: { expr: 'c.customer_id', dir: 'ASC' },
     });
@@ -203,8 +205,22 @@ export class CustomersService {
 
   async count(query: Record<string, unknown>): Promise<number> {
     const qb = this.dataSource.manager.createQueryBuilder(Customer, 'c');
-    applyWhere(qb, CUSTOMER_QUERY_FIELDS, query.where, this.wire.timezone);
+    applyWhere(qb, this.queryFields(), query.where, this.wire.timezone);
     return qb.getCount();
+  }
+
+  /** The account's date today (DESIGN §3: "today" is in ACCOUNT_TIMEZONE): what a read derives the status as of. */
+  private today(): string {
+    return accountDate(this.clock.now(), this.wire.timezone);
+  }
+
+  /** `customer_status_str` as of today, for `where` and `order` over the alias `c`. */
+  statusSql(today: string): string {
+    return customerStatusSql('c.customer_status_str', this.extensions.overdueSql('c.customer_id', accountDateSql(today)));
+  }
+
+  private queryFields() {
+    return customerQueryFields(this.statusSql(this.today()));
   }
 
   /**
@@ -285,15 +301,22 @@ export class CustomersService {
     return customer;
   }
 
-  /** The customers `clause` finds, presented, their figures read by the same statement. */
+  /**
+   * The customers `clause` finds, presented, their figures and status (as of today, from
+   * their invoices) read by the same statement.
+   */
   private async readPresented(manager: EntityManager, clause: ReadClause): Promise<Record<string, unknown>[]> {
-    const figures = this.extensions.figureColumns(manager, 'c.customer_id');
+    const figures = this.extensions.figureColumns(manager, 'c.customer_id', this.today());
     const rows = await this.reader.manyWithExtras(
       manager,
       { ...clause, params: { ...figures.params, ...clause.params } },
       figures.selects,
     );
-    return rows.map(({ entity, extras }) => this.presenter.present(entity, figures.read(extras)));
+    return rows.map(({ entity, extras }) => {
+      // The status shown is the derived one (the stored one may wait for the nightly job).
+      entity.customer_status_str = readCustomerStatus(entity.customer_status_str, figures.overdue(extras));
+      return this.presenter.present(entity, figures.read(extras));
+    });
   }
 
   /**
