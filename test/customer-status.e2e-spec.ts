@@ -123,7 +123,10 @@ describe('statuses that follow other objects', () => {
     expect(await customerIds('where=customer_status_state:EQUALS:i')).toEqual([dormant]);
     expect(statusEvents(await nightAt('2026-07-02T05:30:00Z'), 'customer', dormant)).toEqual([]);
 
+    // New activity shows at once; the nightly job stores and announces it.
     await make.newInvoice(t, dormant, item, { date: '2026-07-02', rate: '10.00' });
+    expect(await customer(dormant)).toMatchObject({ customer_status_str: 'active-current', customer_status_state: 'a' });
+    expect(await customerIds('where=customer_status_str:EQUALS:inactive-activity')).toEqual([]);
     const back = await nightAt('2026-07-03T05:30:00Z');
     expect(statusEvents(back, 'customer', dormant)).toHaveLength(1);
     expect(back).toContain(`customer/nightly/${dormant}`);

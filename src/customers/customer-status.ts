@@ -13,34 +13,43 @@ export function customerStatus(str: string): { id: number; name: string; state: 
   return { id: status.id, name: status.name, state: status.state, str };
 }
 
-/**
- * The status as read (DESIGN §6 "Customers"): an inactive status stands as stored (the
- * nightly job sets and clears `inactive-activity`); an active customer reads
- * `active-overdue` while it owes money past a due date (`overdue`, derived from its
- * invoices as of the read's account date), else `active-current`, whatever is stored.
- * The SQL twin is `customerStatusSql`.
- */
-export function readCustomerStatus(stored: string, overdue: boolean): CustomerStatusStr {
-  if (stored === 'inactive-manual' || stored === 'inactive-activity') return stored;
-  return overdue ? 'active-overdue' : 'active-current';
+/** What a customer's status derives from besides its stored value, as of the read's account date. */
+export interface CustomerStatusFacts {
+  /** It owes money past a due date (from its invoices). */
+  overdue: boolean;
+  /** It had activity in the last 90 days (customer-activity.ts); only asked of `inactive-activity` customers. */
+  recentActivity: boolean;
 }
 
-/** `readCustomerStatus` as SQL: `stored` is the stored status column, `overdue` a trusted condition. */
-export function customerStatusSql(stored: string, overdue: string): string {
-  return `(CASE WHEN ${stored} IN ('inactive-manual', 'inactive-activity') THEN ${stored}
+/**
+ * The status as read (DESIGN §6 "Customers"): `inactive-manual` stands as stored, and so
+ * does `inactive-activity` until the customer has new activity (the nightly job sets it);
+ * an active customer reads `active-overdue` while it owes money past a due date, else
+ * `active-current`, whatever is stored. The SQL twin is `customerStatusSql`.
+ */
+export function readCustomerStatus(stored: string, facts: CustomerStatusFacts): CustomerStatusStr {
+  if (stored === 'inactive-manual') return stored;
+  if (stored === 'inactive-activity' && !facts.recentActivity) return stored;
+  return facts.overdue ? 'active-overdue' : 'active-current';
+}
+
+/**
+ * `readCustomerStatus` as SQL: `stored` is the stored status column, `overdue` and
+ * `recentActivity` trusted conditions (the second is evaluated for inactive-activity rows only).
+ */
+export function customerStatusSql(stored: string, overdue: string, recentActivity: string): string {
+  return `(CASE WHEN ${stored} = 'inactive-manual' THEN ${stored}
+    WHEN ${stored} = 'inactive-activity' AND NOT ${recentActivity} THEN ${stored}
     WHEN ${overdue} THEN 'active-overdue' ELSE 'active-current' END)`;
 }
 
 /**
  * What the nightly job stores: a manual inactive status stands; a customer without recent
- * activity (`recentActivity`: see the nightly job) becomes `inactive-activity`, and one
- * with it is active again, overdue or current as a read derives it.
+ * activity (and created before the window: see the nightly job) becomes
+ * `inactive-activity`; any other customer is stored as a read derives it.
  */
-export function nightlyCustomerStatus(
-  stored: string,
-  facts: { overdue: boolean; recentActivity: boolean },
-): CustomerStatusStr {
+export function nightlyCustomerStatus(stored: string, facts: CustomerStatusFacts): CustomerStatusStr {
   if (stored === 'inactive-manual') return stored;
   if (!facts.recentActivity) return 'inactive-activity';
-  return readCustomerStatus('active-current', facts.overdue);
+  return readCustomerStatus(stored, facts);
 }

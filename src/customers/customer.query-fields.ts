@@ -2,8 +2,7 @@ import { FieldMap } from 'src/core/query/field-map';
 
 /**
  * Customer query fields (SPEC "Customers"), for the list alias `c`. `status` is the status
- * as a read derives it (`customerStatusSql`); the state follows the stored status, which
- * the derivation never moves between active and inactive.
+ * as a read derives it (`customerStatusSql`), and the state follows it.
  */
 export function customerQueryFields(status: string): FieldMap {
   return {
@@ -31,7 +30,7 @@ export function customerQueryFields(status: string): FieldMap {
     mod_datetime: { expr: 'c.mod_datetime', type: 'datetime' },
     customer_status_str: { expr: status, type: 'string' },
     customer_status_state: {
-      expr: "(CASE WHEN c.customer_status_str LIKE 'active%' THEN 'a' ELSE 'i' END)",
+      expr: `(CASE WHEN ${status} LIKE 'active%' THEN 'a' ELSE 'i' END)`,
       type: 'string',
     },
   };

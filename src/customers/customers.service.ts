@@ -13,12 +13,13 @@ import { assertExternalKeyFree, externalKeyAfterDelete, insertWithExternalKey } 
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { accountDate, accountDateSql } from 'src/core/time/account-date';
+import { accountDate, accountDateSql, addDays } from 'src/core/time/account-date';
 import { EntityReader, ReadClause } from 'src/database/entity-reader';
 import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
+import { ACTIVITY_DAYS, CustomerActivity } from './customer-activity';
 import { CustomerDeletion } from './customer-deletion';
 import { CustomerExtensions, EMPTY_FIGURES } from './customer-figures';
 import { CustomerPresenter, CustomerWithSuperuser, SUPERUSER_COLUMNS } from './customer.presenter';
@@ -48,6 +49,8 @@ const NOT_COLUMNS = new Set([...Object.keys(SUPERUSER_FIELDS), 'superuser_userna
 export class CustomersService {
   /** Customers with their main contact, in one query (the hot read path: built once, not per request). */
   private readonly reader: EntityReader<CustomerWithSuperuser>;
+  /** Built at the first read, once every module has added its activity source. */
+  private activityColumn: string | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -60,6 +63,7 @@ export class CustomersService {
     private readonly extensions: CustomerExtensions,
     private readonly wire: WireFormat,
     private readonly deletion: CustomerDeletion,
+    private readonly activity: CustomerActivity,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.reader = new EntityReader<CustomerWithSuperuser>(dataSource, {
@@ -214,9 +218,13 @@ export class CustomersService {
     return accountDate(this.clock.now(), this.wire.timezone);
   }
 
-  /** `customer_status_str` as of today, for `where` and `order` over the alias `c`. */
+  /** `customer_status_str` as of `today`, for `where` and `order` over the alias `c`. */
   statusSql(today: string): string {
-    return customerStatusSql('c.customer_status_str', this.extensions.overdueSql('c.customer_id', accountDateSql(today)));
+    return customerStatusSql(
+      'c.customer_status_str',
+      this.extensions.overdueSql('c.customer_id', accountDateSql(today)),
+      this.activity.activitySql('c.customer_id', accountDateSql(activitySince(today))),
+    );
   }
 
   private queryFields() {
@@ -306,15 +314,23 @@ export class CustomersService {
    * their invoices) read by the same statement.
    */
   private async readPresented(manager: EntityManager, clause: ReadClause): Promise<Record<string, unknown>[]> {
-    const figures = this.extensions.figureColumns(manager, 'c.customer_id', this.today());
+    const today = this.today();
+    const figures = this.extensions.figureColumns(manager, 'c.customer_id', today);
+    // Asked of inactive-activity rows only: the others never pay for the activity subqueries.
+    this.activityColumn ??= `(CASE WHEN c.customer_status_str <> 'inactive-activity' THEN 0
+      WHEN ${this.activity.activitySql('c.customer_id', ':customer_activity_since')} THEN 1 ELSE 0 END)`;
     const rows = await this.reader.manyWithExtras(
       manager,
-      { ...clause, params: { ...figures.params, ...clause.params } },
-      figures.selects,
+      { ...clause, params: { ...figures.params, customer_activity_since: activitySince(today), ...clause.params } },
+      [...figures.selects, this.activityColumn],
     );
+    const activityAt = figures.selects.length;
     return rows.map(({ entity, extras }) => {
       // The status shown is the derived one (the stored one may wait for the nightly job).
-      entity.customer_status_str = readCustomerStatus(entity.customer_status_str, figures.overdue(extras));
+      entity.customer_status_str = readCustomerStatus(entity.customer_status_str, {
+        overdue: figures.overdue(extras),
+        recentActivity: Number(extras[activityAt]) === 1,
+      });
       return this.presenter.present(entity, figures.read(extras));
     });
   }
@@ -419,4 +435,9 @@ export class CustomersService {
       throw ApiError.badRequest(`Field "superuser_id": contact ${userId} is not a contact of this customer.`);
     }
   }
+}
+
+/** The first account date of the activity window that ends `today`. */
+function activitySince(today: string): string {
+  return addDays(today, -ACTIVITY_DAYS);
 }

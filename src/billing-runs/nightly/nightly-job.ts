@@ -13,18 +13,13 @@ import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { lockInvoices } from 'src/invoices/invoice-lock';
 import { isPastDue } from 'src/invoices/invoice-status';
-import { CustomerActivity } from 'src/customers/customer-activity';
+import { ACTIVITY_DAYS, CustomerActivity } from 'src/customers/customer-activity';
 import { CustomerExtensions } from 'src/customers/customer-figures';
 import { nightlyCustomerStatus } from 'src/customers/customer-status';
 import { NightlyRun } from './nightly-run.entity';
 
 /** Rows handled per transaction: bounded work and lock time, whatever the account's size. */
 const BATCH = 200;
-/**
- * SPEC: customer/nightly goes to customers with activity in the last 90 days; a customer
- * without any (and created before them) is `inactive-activity`.
- */
-const ACTIVITY_DAYS = 90;
 const OPEN_STATUSES = ['open-unpaid', 'open-overdue', 'open-collections'];
 /** A claimed night that has not finished after this long is taken over by the next tick. */
 const CLAIM_LEASE_MS = 60 * 60 * 1000;
