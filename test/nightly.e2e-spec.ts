@@ -39,6 +39,9 @@ describe('the nightly job', () => {
       customer_id: lateCustomer,
       line_items: [{ item_id: item }],
     });
+    // Voided before the other is past due: the void leaves the customer's status as it was.
+    voidInvoice = await createId(t, '/api/v3/invoice', { customer_id: lateCustomer, line_items: [{ item_id: item }] });
+    await t.post(`/api/v3/invoice/${voidInvoice}?action=void`, {}).expect(200);
     // 2026-06-10 12:00 in Chicago.
     t.clock.set(new Date('2026-06-10T17:00:00Z'));
     // Due on receipt today: due today, not overdue until tomorrow.
@@ -51,8 +54,6 @@ describe('the nightly job', () => {
       customer_id: punctualCustomer,
       line_items: [{ item_id: free }],
     });
-    voidInvoice = await createId(t, '/api/v3/invoice', { customer_id: lateCustomer, line_items: [{ item_id: item }] });
-    await t.post(`/api/v3/invoice/${voidInvoice}?action=void`, {}).expect(200);
     // Activity long ago only: no customer/nightly for this one.
     await createId(t, '/api/v3/invoice', {
       customer_id: dormantCustomer,
@@ -118,8 +119,11 @@ describe('the nightly job', () => {
     expect(run.finished_datetime).not.toBeNull();
   });
 
-  it('on the next night marks the invoice due yesterday overdue and returns a customer to current once settled', async () => {
+  it('on the next night marks the invoice due yesterday overdue; a settled customer was stored current at once', async () => {
+    const beforeVoid = await lastEventId();
     await t.post(`/api/v3/invoice/${overdueInvoice}?action=void`, {}).expect(200);
+    // The void settles the late customer: its status is stored, and announced, with it.
+    expect((await eventsAfter(beforeVoid)).map(label)).toContain(`customer/status/${lateCustomer}`);
     t.clock.set(new Date('2026-06-11T05:30:00Z')); // 00:30 in Chicago, June 11
     const before = await lastEventId();
     const summary = await job.runDue();
@@ -127,17 +131,17 @@ describe('the nightly job', () => {
       date: '2026-06-11',
       invoicesNowOverdue: 1,
       invoiceNightlyEvents: 1,
-      customerStatusChanges: 2,
+      customerStatusChanges: 1,
     });
     const labels = (await eventsAfter(before)).map(label);
     expect(labels).toEqual(
       expect.arrayContaining([
         `invoice/status/${dueTodayInvoice}`,
         `invoice/nightly/${dueTodayInvoice}`,
-        `customer/status/${lateCustomer}`,
         `customer/status/${punctualCustomer}`,
       ]),
     );
+    expect(labels).not.toContain(`customer/status/${lateCustomer}`);
     expect(labels).not.toContain(`invoice/nightly/${overdueInvoice}`);
     expect(labels).not.toContain(`invoice/nightly/${paidInvoice}`);
     expect(labels).not.toContain(`customer/nightly/${dormantCustomer}`);

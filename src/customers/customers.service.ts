@@ -261,6 +261,45 @@ export class CustomersService {
     return !!released.affected;
   }
 
+  /**
+   * Stores the status of these customers as a read now derives it, where it differs, with
+   * one customer/status event each. Writers that change what a customer's status derives
+   * from (a payment, a void, a due date) call it in their transaction; the nightly job
+   * stores what time alone changes. Returns how many changed.
+   */
+  async storeDerivedStatuses(tx: Tx, ctx: RequestContext, ids: readonly number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const rows = await tx.manager
+      .createQueryBuilder(Customer, 'c')
+      .select('c.customer_id', 'id')
+      .addSelect('c.customer_status_str', 'stored')
+      .addSelect(this.statusSql(this.today()), 'derived')
+      .where('c.customer_id IN (:...ids)', { ids: [...new Set(ids)] })
+      .orderBy('c.customer_id', 'ASC')
+      .getRawMany<{ id: number | string; stored: string; derived: string }>();
+    let changed = 0;
+    for (const row of rows) {
+      if (row.stored !== row.derived && (await this.storeStatus(tx, ctx, Number(row.id), row.stored, row.derived))) {
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * Stores a status change with its customer/status event. Conditional on the status read
+   * (`from`): a change another writer stored first is neither stored nor announced twice
+   * (false then).
+   */
+  async storeStatus(tx: Tx, ctx: RequestContext, id: number, from: string, to: string): Promise<boolean> {
+    const updated = await tx.manager.update(Customer, { customer_id: id, customer_status_str: from }, {
+      customer_status_str: to,
+    });
+    if (!updated.affected) return false;
+    await this.recordCustomerEvent(tx, ctx, id, 'status', false);
+    return true;
+  }
+
   /** The customer's main contact changed (SPEC Events: super). */
   mainContactChanged(tx: Tx, ctx: RequestContext, customerId: number): Promise<void> {
     return this.recordCustomerEvent(tx, ctx, customerId, 'super', true);

@@ -152,8 +152,7 @@ export class NightlyJob {
 
   /**
    * Stores each customer's status as of `date` where it changed (nightlyCustomerStatus),
-   * with one customer/status event per change: the update is conditional on the status
-   * read, so a change another writer stored first is neither stored nor announced twice.
+   * with one customer/status event per change (CustomersService.storeStatus).
    */
   private async syncCustomerStatuses(date: string, active: ReadonlySet<number>): Promise<number> {
     const since = accountMidnight(addDays(date, -ACTIVITY_DAYS), this.wire.timezone);
@@ -187,14 +186,7 @@ export class NightlyJob {
       changed += await this.uow.run(async (tx) => {
         let stored = 0;
         for (const change of changes) {
-          const updated = await tx.manager.update(
-            Customer,
-            { customer_id: change.id, customer_status_str: change.from },
-            { customer_status_str: change.to },
-          );
-          if (!updated.affected) continue;
-          await this.customers.recordCustomerEvent(tx, SYSTEM_CONTEXT, change.id, 'status', false);
-          stored++;
+          if (await this.customers.storeStatus(tx, SYSTEM_CONTEXT, change.id, change.from, change.to)) stored++;
         }
         return stored;
       });
