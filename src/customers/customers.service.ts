@@ -219,7 +219,7 @@ export class CustomersService {
   }
 
   /** `customer_status_str` as of `today`, for `where` and `order` over the alias `c`. */
-  statusSql(today: string): string {
+  private statusSql(today: string): string {
     return customerStatusSql(
       'c.customer_status_str',
       this.extensions.overdueSql('c.customer_id', accountDateSql(today)),
