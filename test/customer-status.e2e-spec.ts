@@ -1,4 +1,7 @@
 import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
+import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
+import { CustomersService } from 'src/customers/customers.service';
+import { UnitOfWork } from 'src/database/unit-of-work';
 import { createId } from './support/catalog-fixtures';
 import { eventLabel, eventsAfter, lastEventId } from './support/domain-events';
 import * as make from './support/factories';
@@ -169,5 +172,17 @@ describe('statuses that follow other objects', () => {
     });
     expect(statusEvents(await nightAt('2026-07-07T05:30:00Z'), 'package', sub)).toEqual([]);
     await bill().expect(400);
+  });
+
+  it('stores and announces a status change once when two writers race for it', async () => {
+    const raced = await make.newCustomer(t, { company: 'Raced' });
+    const customers = t.app.get(CustomersService);
+    const uow = t.app.get(UnitOfWork);
+    const before = await lastEventId(t);
+    const store = () =>
+      uow.run((tx) => customers.storeStatus(tx, SYSTEM_CONTEXT, raced, 'active-current', 'inactive-manual'));
+    expect((await Promise.all([store(), store()])).sort()).toEqual([false, true]);
+    expect((await eventsAfter(t, before)).map(eventLabel)).toEqual([`customer/status/${raced}`]);
+    expect(await customer(raced)).toMatchObject({ customer_status_str: 'inactive-manual', customer_status_state: 'i' });
   });
 });
