@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
 import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
-import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { createId } from './support/catalog-fixtures';
+import * as eventLog from './support/domain-events';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -21,15 +21,9 @@ describe('the nightly job', () => {
   let paidInvoice: number;
   let voidInvoice: number;
 
-  /** Events recorded after the given event id, as `context/event/id`. */
-  const eventsAfter = async (afterId: number): Promise<DomainEvent[]> =>
-    (await t.dataSource.getRepository(DomainEvent).find({ order: { domain_event_id: 'ASC' } })).filter(
-      (e) => e.domain_event_id > afterId,
-    );
-  const lastEventId = async (): Promise<number> =>
-    (await t.dataSource.getRepository(DomainEvent).find({ order: { domain_event_id: 'DESC' }, take: 1 }))[0]
-      ?.domain_event_id ?? 0;
-  const label = (e: DomainEvent) => `${e.context_str}/${e.event}/${e.context_id}`;
+  const eventsAfter = (afterId: number) => eventLog.eventsAfter(t, afterId);
+  const lastEventId = () => eventLog.lastEventId(t);
+  const label = eventLog.eventLabel;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -45,6 +39,9 @@ describe('the nightly job', () => {
       customer_id: lateCustomer,
       line_items: [{ item_id: item }],
     });
+    // Voided before the other is past due: the void leaves the customer's status as it was.
+    voidInvoice = await createId(t, '/api/v3/invoice', { customer_id: lateCustomer, line_items: [{ item_id: item }] });
+    await t.post(`/api/v3/invoice/${voidInvoice}?action=void`, {}).expect(200);
     // 2026-06-10 12:00 in Chicago.
     t.clock.set(new Date('2026-06-10T17:00:00Z'));
     // Due on receipt today: due today, not overdue until tomorrow.
@@ -57,8 +54,6 @@ describe('the nightly job', () => {
       customer_id: punctualCustomer,
       line_items: [{ item_id: free }],
     });
-    voidInvoice = await createId(t, '/api/v3/invoice', { customer_id: lateCustomer, line_items: [{ item_id: item }] });
-    await t.post(`/api/v3/invoice/${voidInvoice}?action=void`, {}).expect(200);
     // Activity long ago only: no customer/nightly for this one.
     await createId(t, '/api/v3/invoice', {
       customer_id: dormantCustomer,
@@ -124,8 +119,11 @@ describe('the nightly job', () => {
     expect(run.finished_datetime).not.toBeNull();
   });
 
-  it('on the next night marks the invoice due yesterday overdue and returns a customer to current once settled', async () => {
+  it('on the next night marks the invoice due yesterday overdue; a settled customer was stored current at once', async () => {
+    const beforeVoid = await lastEventId();
     await t.post(`/api/v3/invoice/${overdueInvoice}?action=void`, {}).expect(200);
+    // The void settles the late customer: its status is stored, and announced, with it.
+    expect((await eventsAfter(beforeVoid)).map(label)).toContain(`customer/status/${lateCustomer}`);
     t.clock.set(new Date('2026-06-11T05:30:00Z')); // 00:30 in Chicago, June 11
     const before = await lastEventId();
     const summary = await job.runDue();
@@ -133,17 +131,17 @@ describe('the nightly job', () => {
       date: '2026-06-11',
       invoicesNowOverdue: 1,
       invoiceNightlyEvents: 1,
-      customerStatusChanges: 2,
+      customerStatusChanges: 1,
     });
     const labels = (await eventsAfter(before)).map(label);
     expect(labels).toEqual(
       expect.arrayContaining([
         `invoice/status/${dueTodayInvoice}`,
         `invoice/nightly/${dueTodayInvoice}`,
-        `customer/status/${lateCustomer}`,
         `customer/status/${punctualCustomer}`,
       ]),
     );
+    expect(labels).not.toContain(`customer/status/${lateCustomer}`);
     expect(labels).not.toContain(`invoice/nightly/${overdueInvoice}`);
     expect(labels).not.toContain(`invoice/nightly/${paidInvoice}`);
     expect(labels).not.toContain(`customer/nightly/${dormantCustomer}`);

@@ -171,6 +171,12 @@ describe('payments applied to invoices', () => {
         expect.objectContaining({ customer_id: other, total: 0.3, paid: 0, balance: 0.3 }),
       ]);
       expect(statementCount()).toBe(2);
+      // The status is derived in the same statement, for a filter on it too (both owe since early 2026).
+      const overdue = await t
+        .get('/api/v3/customer?where=customer_status_str:EQUALS:active-overdue,company:CONTAINS:Figures')
+        .expect(200);
+      expect(overdue.body.response).toHaveLength(2);
+      expect(statementCount()).toBe(3);
     } finally {
       statements.forEach((spy) => spy.mockRestore());
     }

@@ -2,11 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 /**
- * Which customers had activity (an active subscription, invoice, transaction or quote)
- * on or after a date: SPEC's condition for customer/nightly. Each module that owns such
- * objects adds a source; the answer is their union.
+ * SPEC: customer/nightly goes to customers with activity (an active subscription, invoice,
+ * transaction or quote) in the last 90 days; a customer without any is `inactive-activity`.
  */
-export type CustomerActivitySource = (manager: EntityManager, sinceDate: string) => Promise<number[]>;
+export const ACTIVITY_DAYS = 90;
+
+/**
+ * A module's customer activity on or after a date, as a trusted SQL condition: true when
+ * the customer whose id is the column `customerId` has some on or after `since` (trusted
+ * SQL of an account date: a named parameter or a literal). Each module that owns such
+ * objects adds a source; activity is any of them.
+ */
+export type CustomerActivitySource = (customerId: string, since: string) => string;
 
 @Injectable()
 export class CustomerActivity {
@@ -16,9 +23,22 @@ export class CustomerActivity {
     this.sources.push(source);
   }
 
+  /** The one activity condition: the nightly job's list and a read's status both use it. */
+  activitySql(customerId: string, since: string): string {
+    if (this.sources.length === 0) return '(1 = 0)';
+    return `(${this.sources.map((source) => source(customerId, since)).join(' OR ')})`;
+  }
+
+  /** The ids of the customers with activity on or after `sinceDate`, in order. */
   async activeSince(manager: EntityManager, sinceDate: string): Promise<number[]> {
-    const ids = new Set<number>();
-    for (const source of this.sources) for (const id of await source(manager, sinceDate)) ids.add(id);
-    return [...ids].sort((a, b) => a - b);
+    const rows = await manager
+      .createQueryBuilder()
+      .select('c.customer_id', 'customer_id')
+      .from('customer', 'c')
+      .where('c.deleted_datetime IS NULL')
+      .andWhere(this.activitySql('c.customer_id', ':sinceDate'), { sinceDate })
+      .orderBy('c.customer_id', 'ASC')
+      .getRawMany<{ customer_id: number | string }>();
+    return rows.map((row) => Number(row.customer_id));
   }
 }

@@ -12,3 +12,44 @@ export function customerStatus(str: string): { id: number; name: string; state: 
   const status = CUSTOMER_STATUSES[str as CustomerStatusStr] ?? CUSTOMER_STATUSES['active-current'];
   return { id: status.id, name: status.name, state: status.state, str };
 }
+
+/** What a customer's status derives from besides its stored value, as of the read's account date. */
+export interface CustomerStatusFacts {
+  /** It owes money past a due date (from its invoices). */
+  overdue: boolean;
+  /** It had activity in the last 90 days (customer-activity.ts); only asked of `inactive-activity` customers. */
+  recentActivity: boolean;
+}
+
+/**
+ * The status as read (DESIGN §6 "Customers"): `inactive-manual` stands as stored, and so
+ * does `inactive-activity` until the customer has new activity (the nightly job sets it);
+ * an active customer reads `active-overdue` while it owes money past a due date, else
+ * `active-current`, whatever is stored. The SQL twin is `customerStatusSql`.
+ */
+export function readCustomerStatus(stored: string, facts: CustomerStatusFacts): CustomerStatusStr {
+  if (stored === 'inactive-manual') return stored;
+  if (stored === 'inactive-activity' && !facts.recentActivity) return stored;
+  return facts.overdue ? 'active-overdue' : 'active-current';
+}
+
+/**
+ * `readCustomerStatus` as SQL: `stored` is the stored status column, `overdue` and
+ * `recentActivity` trusted conditions (the second is evaluated for inactive-activity rows only).
+ */
+export function customerStatusSql(stored: string, overdue: string, recentActivity: string): string {
+  return `(CASE WHEN ${stored} = 'inactive-manual' THEN ${stored}
+    WHEN ${stored} = 'inactive-activity' AND NOT ${recentActivity} THEN ${stored}
+    WHEN ${overdue} THEN 'active-overdue' ELSE 'active-current' END)`;
+}
+
+/**
+ * What the nightly job stores: a manual inactive status stands; a customer without recent
+ * activity (and created before the window: see the nightly job) becomes
+ * `inactive-activity`; any other customer is stored as a read derives it.
+ */
+export function nightlyCustomerStatus(stored: string, facts: CustomerStatusFacts): CustomerStatusStr {
+  if (stored === 'inactive-manual') return stored;
+  if (!facts.recentActivity) return 'inactive-activity';
+  return readCustomerStatus(stored, facts);
+}

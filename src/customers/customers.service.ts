@@ -13,15 +13,18 @@ import { assertExternalKeyFree, externalKeyAfterDelete, insertWithExternalKey } 
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
+import { accountDate, accountDateSql, addDays } from 'src/core/time/account-date';
 import { EntityReader, ReadClause } from 'src/database/entity-reader';
 import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
+import { ACTIVITY_DAYS, CustomerActivity } from './customer-activity';
 import { CustomerDeletion } from './customer-deletion';
 import { CustomerExtensions, EMPTY_FIGURES } from './customer-figures';
 import { CustomerPresenter, CustomerWithSuperuser, SUPERUSER_COLUMNS } from './customer.presenter';
-import { CUSTOMER_QUERY_FIELDS } from './customer.query-fields';
+import { customerQueryFields } from './customer.query-fields';
+import { customerStatusSql, readCustomerStatus } from './customer-status';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { CustomerFieldsDto } from './dto/customer-fields.dto';
 import { UpdateCustomerDto } from './dto/update-customer.dto';
@@ -46,6 +49,8 @@ const NOT_COLUMNS = new Set([...Object.keys(SUPERUSER_FIELDS), 'superuser_userna
 export class CustomersService {
   /** Customers with their main contact, in one query (the hot read path: built once, not per request). */
   private readonly reader: EntityReader<CustomerWithSuperuser>;
+  /** Built at the first read, once every module has added its activity source. */
+  private activityColumn: string | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,6 +63,7 @@ export class CustomersService {
     private readonly extensions: CustomerExtensions,
     private readonly wire: WireFormat,
     private readonly deletion: CustomerDeletion,
+    private readonly activity: CustomerActivity,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.reader = new EntityReader<CustomerWithSuperuser>(dataSource, {
@@ -194,7 +200,7 @@ export class CustomersService {
   }
 
   async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
-    const clause = listQueryClause(CUSTOMER_QUERY_FIELDS, query, {
+    const clause = listQueryClause(this.queryFields(), query, {
       timezone: this.wire.timezone,
       defaultOrder: { expr: 'c.customer_id', dir: 'ASC' },
     });
@@ -203,8 +209,26 @@ export class CustomersService {
 
   async count(query: Record<string, unknown>): Promise<number> {
     const qb = this.dataSource.manager.createQueryBuilder(Customer, 'c');
-    applyWhere(qb, CUSTOMER_QUERY_FIELDS, query.where, this.wire.timezone);
+    applyWhere(qb, this.queryFields(), query.where, this.wire.timezone);
     return qb.getCount();
+  }
+
+  /** The account's date today (DESIGN §3: "today" is in ACCOUNT_TIMEZONE): what a read derives the status as of. */
+  private today(): string {
+    return accountDate(this.clock.now(), this.wire.timezone);
+  }
+
+  /** `customer_status_str` as of `today`, for `where` and `order` over the alias `c`. */
+  private statusSql(today: string): string {
+    return customerStatusSql(
+      'c.customer_status_str',
+      this.extensions.overdueSql('c.customer_id', accountDateSql(today)),
+      this.activity.activitySql('c.customer_id', accountDateSql(activitySince(today))),
+    );
+  }
+
+  private queryFields() {
+    return customerQueryFields(this.statusSql(this.today()));
   }
 
   /**
@@ -235,6 +259,45 @@ export class CustomersService {
   async releaseMainContact(tx: Tx, userId: number): Promise<boolean> {
     const released = await tx.manager.update(Customer, { superuser_id: userId }, { superuser_id: null });
     return !!released.affected;
+  }
+
+  /**
+   * Stores the status of these customers as a read now derives it, where it differs, with
+   * one customer/status event each. Writers that change what a customer's status derives
+   * from (a payment, a void, a due date) call it in their transaction; the nightly job
+   * stores what time alone changes. Returns how many changed.
+   */
+  async storeDerivedStatuses(tx: Tx, ctx: RequestContext, ids: readonly number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const rows = await tx.manager
+      .createQueryBuilder(Customer, 'c')
+      .select('c.customer_id', 'id')
+      .addSelect('c.customer_status_str', 'stored')
+      .addSelect(this.statusSql(this.today()), 'derived')
+      .where('c.customer_id IN (:...ids)', { ids: [...new Set(ids)] })
+      .orderBy('c.customer_id', 'ASC')
+      .getRawMany<{ id: number | string; stored: string; derived: string }>();
+    let changed = 0;
+    for (const row of rows) {
+      if (row.stored !== row.derived && (await this.storeStatus(tx, ctx, Number(row.id), row.stored, row.derived))) {
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * Stores a status change with its customer/status event. Conditional on the status read
+   * (`from`): a change another writer stored first is neither stored nor announced twice
+   * (false then).
+   */
+  async storeStatus(tx: Tx, ctx: RequestContext, id: number, from: string, to: string): Promise<boolean> {
+    const updated = await tx.manager.update(Customer, { customer_id: id, customer_status_str: from }, {
+      customer_status_str: to,
+    });
+    if (!updated.affected) return false;
+    await this.recordCustomerEvent(tx, ctx, id, 'status', false);
+    return true;
   }
 
   /** The customer's main contact changed (SPEC Events: super). */
@@ -285,15 +348,30 @@ export class CustomersService {
     return customer;
   }
 
-  /** The customers `clause` finds, presented, their figures read by the same statement. */
+  /**
+   * The customers `clause` finds, presented, their figures and status (as of today, from
+   * their invoices) read by the same statement.
+   */
   private async readPresented(manager: EntityManager, clause: ReadClause): Promise<Record<string, unknown>[]> {
-    const figures = this.extensions.figureColumns(manager, 'c.customer_id');
+    const today = this.today();
+    const figures = this.extensions.figureColumns(manager, 'c.customer_id', today);
+    // Asked of inactive-activity rows only: the others never pay for the activity subqueries.
+    this.activityColumn ??= `(CASE WHEN c.customer_status_str <> 'inactive-activity' THEN 0
+      WHEN ${this.activity.activitySql('c.customer_id', ':customer_activity_since')} THEN 1 ELSE 0 END)`;
     const rows = await this.reader.manyWithExtras(
       manager,
-      { ...clause, params: { ...figures.params, ...clause.params } },
-      figures.selects,
+      { ...clause, params: { ...figures.params, customer_activity_since: activitySince(today), ...clause.params } },
+      [...figures.selects, this.activityColumn],
     );
-    return rows.map(({ entity, extras }) => this.presenter.present(entity, figures.read(extras)));
+    const activityAt = figures.selects.length;
+    return rows.map(({ entity, extras }) => {
+      // The status shown is the derived one (the stored one may wait for the nightly job).
+      entity.customer_status_str = readCustomerStatus(entity.customer_status_str, {
+        overdue: figures.overdue(extras),
+        recentActivity: Number(extras[activityAt]) === 1,
+      });
+      return this.presenter.present(entity, figures.read(extras));
+    });
   }
 
   /**
@@ -396,4 +474,9 @@ export class CustomersService {
       throw ApiError.badRequest(`Field "superuser_id": contact ${userId} is not a contact of this customer.`);
     }
   }
+}
+
+/** The first account date of the activity window that ends `today`. */
+function activitySince(today: string): string {
+  return addDays(today, -ACTIVITY_DAYS);
 }

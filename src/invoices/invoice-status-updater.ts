@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
+import { CustomersService } from 'src/customers/customers.service';
 import { Tx } from 'src/database/unit-of-work';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
@@ -11,13 +12,16 @@ import { InvoiceStatusStr, readStatus } from './invoice-status';
  * Keeps the stored `invoice_status_str` current. Every writer that changes what an
  * invoice owes (lines, payments, credits, refunds, void, collections) calls `refresh`
  * inside its transaction, after applying the money to invoices it locked with
- * `lockInvoices`; a status that changes records an invoice/status event.
+ * `lockInvoices`; a status that changes records an invoice/status event, and the
+ * customer's status (derived from its invoices) is stored with its event in the same
+ * moment when it changes too.
  */
 @Injectable()
 export class InvoiceStatusUpdater {
   constructor(
     private readonly reader: InvoiceReader,
     private readonly events: InvoiceEvents,
+    private readonly customers: CustomersService,
   ) {}
 
   /**
@@ -54,6 +58,8 @@ export class InvoiceStatusUpdater {
         await this.events.record(tx, ctx, invoice.invoice_id, 'status');
       }
     }
+    const customerIds = invoices.filter((i) => changed.includes(i.invoice_id)).map((i) => i.customer_id);
+    await this.customers.storeDerivedStatuses(tx, ctx, customerIds);
     return changed;
   }
 }

@@ -1,3 +1,5 @@
+import { accountDateSql } from 'src/core/time/account-date';
+
 /** Invoice statuses (SPEC "States and transitions"; DESIGN §6 "Invoices"). */
 export const INVOICE_STATUSES = {
   'open-unpaid': { id: 1, name: 'Unpaid', state: 'o' },
@@ -26,9 +28,30 @@ export function readStatus(stored: InvoiceStatusStr, dueDate: string, today: str
   return stored === 'open-unpaid' && isPastDue(dueDate, today) ? 'open-overdue' : stored;
 }
 
+/**
+ * Money due past its due date: an open invoice (unpaid, overdue or in collections) due
+ * before today. This is what makes its customer and its subscription overdue; the SQL
+ * twin is `owesPastDueSql`.
+ */
+export function owesPastDue(stored: InvoiceStatusStr, dueDate: string, today: string): boolean {
+  return INVOICE_STATUSES[stored].state === 'o' && isPastDue(dueDate, today);
+}
+
+const OPEN_STATUSES_SQL = Object.entries(INVOICE_STATUSES)
+  .filter(([, status]) => status.state === 'o')
+  .map(([str]) => `'${str}'`)
+  .join(', ');
+
+/**
+ * `owesPastDue` as an SQL condition over the invoice alias `alias`. `today` is trusted SQL
+ * of an account date: a named parameter (`:today`) or `accountDateSql(date)`.
+ */
+export function owesPastDueSql(alias: string, today: string): string {
+  return `(${alias}.invoice_status_str IN (${OPEN_STATUSES_SQL}) AND ${alias}.due_date < ${today})`;
+}
+
 /** `readStatus` as SQL over the invoice alias `alias`, for list filters. */
 export function readStatusSql(alias: string, today: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`Bad account date: ${today}`);
   const stored = `${alias}.invoice_status_str`;
-  return `(CASE WHEN ${stored} = 'open-unpaid' AND ${alias}.due_date < '${today}' THEN 'open-overdue' ELSE ${stored} END)`;
+  return `(CASE WHEN ${stored} = 'open-unpaid' AND ${alias}.due_date < ${accountDateSql(today)} THEN 'open-overdue' ELSE ${stored} END)`;
 }

@@ -11,6 +11,7 @@ import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
 import { LineWithItem, SubscriptionFigures, SubscriptionPresenter } from './subscription.presenter';
 import { subscriptionStatus } from './subscription-status';
+import { hasEnded } from 'src/billing/cycles/line-billing';
 
 /**
  * Reads subscriptions for the wire. A page costs a fixed number of statements however
@@ -80,6 +81,12 @@ export class SubscriptionReader {
       const own = invoices.filter((i) => i.package_id === s.package_id);
       const figures = own.map((i) => invoiceFigures.get(i.invoice_id)!);
       const overdue = figures.filter((f) => f.is_overdue);
+      const ownLines = lines.filter((l) => l.package_id === s.package_id);
+      const ended =
+        ownLines.length > 0 &&
+        ownLines.every((l) =>
+          hasEnded({ expireRecurs: l.expire_recurs, invoicesBilled: l.invoices_billed }, l.expire_datetime, now),
+        );
       const inTrial = lines.some(
         (l) =>
           l.package_id === s.package_id &&
@@ -93,7 +100,7 @@ export class SubscriptionReader {
         amount_due: sumMoney(figures.map((f) => f.balance)),
         is_overdue: overdue.length > 0,
         days_overdue: overdue.reduce((max, f) => Math.max(max, f.days_overdue), 0),
-        status: subscriptionStatus(s, now, { overdue: overdue.length > 0, inTrial }),
+        status: subscriptionStatus(s, now, { overdue: overdue.length > 0, inTrial, ended }),
       });
     }
     return result;

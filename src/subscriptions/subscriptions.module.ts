@@ -15,6 +15,7 @@ import { SubscriptionInvoiceLinks } from './subscription-invoice-links';
 import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
 import { SubscriptionInvoicing } from './subscription-invoicing';
 import { SubscriptionMrr } from './subscription-mrr';
+import { SubscriptionExpiry } from './subscription-expiry';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -37,6 +38,7 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionPaymethodInput,
     SubscriptionProration,
     SubscriptionMrr,
+    SubscriptionExpiry,
     SubscriptionInvoicing,
     SubscriptionCustomerFigures,
     SubscriptionInvoiceLinks,

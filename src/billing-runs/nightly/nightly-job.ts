@@ -3,7 +3,7 @@ import { DataSource, FindOptionsWhere, In, IsNull, LessThan, MoreThan } from 'ty
 import { Clock } from 'src/core/clock/clock';
 import { NightlyTasks } from 'src/core/schedule/nightly-tasks';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
-import { accountDate, addDays } from 'src/core/time/account-date';
+import { accountDate, accountDateSql, accountMidnight, addDays } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { CustomersService } from 'src/customers/customers.service';
@@ -13,13 +13,13 @@ import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { lockInvoices } from 'src/invoices/invoice-lock';
 import { isPastDue } from 'src/invoices/invoice-status';
-import { CustomerActivity } from 'src/customers/customer-activity';
+import { ACTIVITY_DAYS, CustomerActivity } from 'src/customers/customer-activity';
+import { CustomerExtensions } from 'src/customers/customer-figures';
+import { nightlyCustomerStatus } from 'src/customers/customer-status';
 import { NightlyRun } from './nightly-run.entity';
 
 /** Rows handled per transaction: bounded work and lock time, whatever the account's size. */
 const BATCH = 200;
-/** SPEC: customer/nightly goes to customers with activity in the last 90 days. */
-const ACTIVITY_DAYS = 90;
 const OPEN_STATUSES = ['open-unpaid', 'open-overdue', 'open-collections'];
 /** A claimed night that has not finished after this long is taken over by the next tick. */
 const CLAIM_LEASE_MS = 60 * 60 * 1000;
@@ -35,8 +35,9 @@ export interface NightlySummary {
 /**
  * The nightly job (DESIGN §6 "Billing runs"): once per account date it moves unpaid
  * invoices past their due date to `open-overdue` (invoice/status), fires invoice/nightly
- * for every open invoice, keeps each customer's `active-current` / `active-overdue`
- * status in step with its invoices (customer/status), and fires customer/nightly for
+ * for every open invoice, stores each customer's status as it now reads (overdue or
+ * current from its invoices, `inactive-activity` after 90 days without activity and back
+ * on new activity) with customer/status once per change, and fires customer/nightly for
  * customers with recent activity. Work is done in batches, each in its own transaction.
  */
 @Injectable()
@@ -51,6 +52,7 @@ export class NightlyJob {
     private readonly invoiceEvents: InvoiceEvents,
     private readonly customers: CustomersService,
     private readonly activity: CustomerActivity,
+    private readonly customerExtensions: CustomerExtensions,
     private readonly tasks: NightlyTasks,
   ) {}
 
@@ -65,12 +67,15 @@ export class NightlyJob {
     let summary: NightlySummary;
     let tasks: Record<string, number>;
     try {
+      const invoicesNowOverdue = await this.markOverdue(date);
+      const invoiceNightlyEvents = await this.announceOpenInvoices();
+      const active = await this.activity.activeSince(this.dataSource.manager, addDays(date, -ACTIVITY_DAYS));
       summary = {
         date,
-        invoicesNowOverdue: await this.markOverdue(date),
-        invoiceNightlyEvents: await this.announceOpenInvoices(),
-        customerStatusChanges: await this.syncCustomerStatuses(date),
-        customerNightlyEvents: await this.announceActiveCustomers(date),
+        invoicesNowOverdue,
+        invoiceNightlyEvents,
+        customerStatusChanges: await this.syncCustomerStatuses(date, new Set(active)),
+        customerNightlyEvents: await this.announceActiveCustomers(active),
       };
       // What other modules add to the night (quote/nightly, ...).
       tasks = await this.tasks.runAll(date);
@@ -145,51 +150,51 @@ export class NightlyJob {
     }
   }
 
-  /** `active-overdue` while a customer has an overdue invoice, back to `active-current` after. */
-  private async syncCustomerStatuses(date: string): Promise<number> {
-    const overdue = new Set(
-      (
-        await this.dataSource
-          .getRepository(Invoice)
-          .createQueryBuilder('i')
-          .select('DISTINCT i.customer_id', 'customer_id')
-          .where('i.invoice_status_str IN (:...open)', { open: OPEN_STATUSES })
-          .andWhere('i.due_date < :date', { date })
-          .getRawMany<{ customer_id: number | string }>()
-      ).map((row) => Number(row.customer_id)),
-    );
+  /**
+   * Stores each customer's status as of `date` where it changed (nightlyCustomerStatus),
+   * with one customer/status event per change (CustomersService.storeStatus).
+   */
+  private async syncCustomerStatuses(date: string, active: ReadonlySet<number>): Promise<number> {
+    const since = accountMidnight(addDays(date, -ACTIVITY_DAYS), this.wire.timezone);
+    const overdue = this.customerExtensions.overdueSql('c.customer_id', accountDateSql(date));
     let changed = 0;
     let afterId = 0;
     for (;;) {
-      const page = await this.dataSource.getRepository(Customer).find({
-        select: { customer_id: true, customer_status_str: true },
-        where: { customer_status_str: In(['active-current', 'active-overdue']), customer_id: MoreThan(afterId) },
-        order: { customer_id: 'ASC' },
-        take: BATCH,
-      });
+      const page = await this.dataSource
+        .getRepository(Customer)
+        .createQueryBuilder('c')
+        .select('c.customer_id', 'id')
+        .addSelect('c.customer_status_str', 'stored')
+        // A customer created within the window has had no time to be inactive.
+        .addSelect('(CASE WHEN c.write_datetime >= :since THEN 1 ELSE 0 END)', 'fresh')
+        .addSelect(`(CASE WHEN ${overdue} THEN 1 ELSE 0 END)`, 'overdue')
+        .where('c.customer_id > :afterId', { afterId, since })
+        .orderBy('c.customer_id', 'ASC')
+        .limit(BATCH)
+        .getRawMany<{ id: number | string; stored: string; fresh: number | string; overdue: number | string }>();
       if (page.length === 0) return changed;
-      afterId = page[page.length - 1].customer_id;
+      afterId = Number(page[page.length - 1].id);
       const changes = page
-        .map((c) => ({
-          id: c.customer_id,
-          from: c.customer_status_str,
-          to: overdue.has(c.customer_id) ? 'active-overdue' : 'active-current',
-        }))
+        .map((c) => {
+          const id = Number(c.id);
+          const recentActivity = active.has(id) || Number(c.fresh) === 1;
+          const to = nightlyCustomerStatus(c.stored, { overdue: Number(c.overdue) === 1, recentActivity });
+          return { id, from: c.stored, to };
+        })
         .filter((c) => c.from !== c.to);
       if (changes.length === 0) continue;
-      await this.uow.run(async (tx) => {
+      changed += await this.uow.run(async (tx) => {
+        let stored = 0;
         for (const change of changes) {
-          await tx.manager.update(Customer, change.id, { customer_status_str: change.to });
-          await this.customers.recordCustomerEvent(tx, SYSTEM_CONTEXT, change.id, 'status', false);
+          if (await this.customers.storeStatus(tx, SYSTEM_CONTEXT, change.id, change.from, change.to)) stored++;
         }
+        return stored;
       });
-      changed += changes.length;
     }
   }
 
-  /** customer/nightly for customers with activity in the last 90 days. */
-  private async announceActiveCustomers(date: string): Promise<number> {
-    const ids = await this.activity.activeSince(this.dataSource.manager, addDays(date, -ACTIVITY_DAYS));
+  /** customer/nightly for the customers with activity in the last 90 days. */
+  private async announceActiveCustomers(ids: readonly number[]): Promise<number> {
     for (let at = 0; at < ids.length; at += BATCH) {
       const batch = ids.slice(at, at + BATCH);
       await this.uow.run(async (tx) => {

@@ -1,6 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { CustomersModule } from 'src/customers/customers.module';
-import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoicesModule } from 'src/invoices/invoices.module';
 import { CustomerActivity } from 'src/customers/customer-activity';
 import { NightlyJob } from './nightly-job';
@@ -14,16 +13,11 @@ import { NightlyDueWork } from './nightly-due-work';
 export class NightlyModule implements OnModuleInit {
   constructor(private readonly activity: CustomerActivity) {}
 
-  /** Invoices dated (or written) since the date count as activity. */
+  /** Invoices dated on or after the date count as activity. */
   onModuleInit(): void {
-    this.activity.addSource(async (manager, sinceDate) => {
-      const rows = await manager
-        .getRepository(Invoice)
-        .createQueryBuilder('i')
-        .select('DISTINCT i.customer_id', 'customer_id')
-        .where('i.date >= :sinceDate', { sinceDate })
-        .getRawMany<{ customer_id: number | string }>();
-      return rows.map((row) => Number(row.customer_id));
-    });
+    this.activity.addSource(
+      (customerId, since) =>
+        `EXISTS (SELECT 1 FROM invoice ai WHERE ai.customer_id = ${customerId} AND ai.date >= ${since})`,
+    );
   }
 }

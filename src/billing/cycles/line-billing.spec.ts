@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { billedPeriod, billsSetup, hasExpired, isInTrial, LineHistory } from './line-billing';
+import { billedPeriod, billsSetup, hasEnded, hasExpired, isInTrial, LineHistory } from './line-billing';
 
 const ZONE = 'America/Chicago';
 const at = (local: string): Date => DateTime.fromISO(local, { zone: ZONE }).toJSDate();
@@ -46,5 +46,15 @@ describe('line billing rules', () => {
     expect(hasExpired(line({ expireRecurs: 3, invoicesBilled: 2 }))).toBe(false);
     expect(hasExpired(line({ expireRecurs: 3, invoicesBilled: 3 }))).toBe(true);
     expect(hasExpired(line({ expireRecurs: null, invoicesBilled: 99 }))).toBe(false);
+  });
+
+  it('ends a line when its expire_datetime has passed, or without one at its expire_recurs', () => {
+    const now = at('2024-03-01T09:00');
+    // An expiry date decides alone: passed or not, whatever was billed.
+    expect(hasEnded(line({ expireRecurs: 2, invoicesBilled: 2 }), at('2024-03-02T00:00'), now)).toBe(false);
+    expect(hasEnded(line({}), at('2024-03-01T09:00'), now)).toBe(true);
+    expect(hasEnded(line({ expireRecurs: 2, invoicesBilled: 2 }), null, now)).toBe(true);
+    expect(hasEnded(line({ expireRecurs: 2, invoicesBilled: 1 }), null, now)).toBe(false);
+    expect(hasEnded(line({}), null, now)).toBe(false);
   });
 });

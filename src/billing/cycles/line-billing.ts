@@ -40,6 +40,20 @@ export function billsSetup(line: LineHistory): boolean {
 }
 
 /** True once the line has been on its `expire_recurs` invoices and must not be billed again. */
-export function hasExpired(line: LineHistory): boolean {
+export function hasExpired(line: Pick<LineHistory, 'expireRecurs' | 'invoicesBilled'>): boolean {
   return line.expireRecurs !== null && line.expireRecurs > 0 && line.invoicesBilled >= line.expireRecurs;
+}
+
+/**
+ * True once a line is over (DESIGN §6 "Expiry"): its `expire_datetime` (`expireAt`) has
+ * passed, or, without one, it has been on its `expire_recurs` invoices. A subscription
+ * whose live lines have all ended is `expired-expired`. The SQL twin is `lineEndedSql`
+ * (subscriptions/subscription-status.ts).
+ */
+export function hasEnded(
+  line: Pick<LineHistory, 'expireRecurs' | 'invoicesBilled'>,
+  expireAt: Date | null,
+  now: Date,
+): boolean {
+  return expireAt !== null ? expireAt <= now : hasExpired(line);
 }

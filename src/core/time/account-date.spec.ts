@@ -1,4 +1,4 @@
-import { accountDate, addDays, daysBetween, nextAccountMidnight } from './account-date';
+import { accountDate, accountDateSql, accountMidnight, addDays, daysBetween, nextAccountMidnight } from './account-date';
 
 describe('account dates', () => {
   it('takes the date in the account zone, not UTC', () => {
@@ -31,5 +31,12 @@ describe('account dates', () => {
     expect(nextAccountMidnight(new Date('2026-11-01T12:00:00Z'), 'America/Chicago')).toEqual(
       new Date('2026-11-02T06:00:00Z'),
     );
+  });
+
+  it("finds a date's midnight in the account zone, and writes a date as SQL only when it is one", () => {
+    expect(accountMidnight('2026-07-01', 'America/Chicago')).toEqual(new Date('2026-07-01T05:00:00Z'));
+    expect(accountMidnight('2026-12-01', 'America/Chicago')).toEqual(new Date('2026-12-01T06:00:00Z'));
+    expect(accountDateSql('2026-03-10')).toBe("'2026-03-10'");
+    expect(() => accountDateSql("2026-03-10' OR 1=1")).toThrow('Bad account date');
   });
 });

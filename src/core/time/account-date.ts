@@ -19,3 +19,14 @@ export function daysBetween(from: string, to: string): number {
 export function nextAccountMidnight(instant: Date, zone: string): Date {
   return DateTime.fromJSDate(instant, { zone }).startOf('day').plus({ days: 1 }).toJSDate();
 }
+
+/** The first instant of an account date (its midnight in the account's zone). */
+export function accountMidnight(date: string, zone: string): Date {
+  return DateTime.fromISO(date, { zone }).startOf('day').toJSDate();
+}
+
+/** An account date (YYYY-MM-DD) as an SQL literal; anything else throws (it is never client text). */
+export function accountDateSql(date: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`Bad account date: ${date}`);
+  return `'${date}'`;
+}

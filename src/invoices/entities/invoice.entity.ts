@@ -10,6 +10,8 @@ import { DeletableRecord, customColumns } from 'src/database/base-record';
  */
 @Entity('invoice')
 @customColumns(20, 3)
+// A customer's overdue invoices (its derived status): one range per open status.
+@Index(['customer_id', 'invoice_status_str', 'due_date'])
 export class Invoice extends DeletableRecord {
   [custom: `custom_${number}`]: string | null;
 
