@@ -46,6 +46,7 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionsService,
     SubscriptionActions,
     SubscriptionReader,
+    SubscriptionEvents,
     SubscriptionLineWriter,
     SubscriptionPaymethodLookup,
   ],
