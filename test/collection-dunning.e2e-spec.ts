@@ -59,6 +59,12 @@ function collectionKit(get: () => TestApp) {
     },
     pkg: async (id: number): Promise<Json> => (await get().get(`/api/v3/package/${id}`).expect(200)).body.response,
     invoice: async (id: number): Promise<Json> => (await get().get(`/api/v3/invoice/${id}`).expect(200)).body.response,
+    /** The customer's payment attempts (one per gateway charge), whatever other tests left due meanwhile. */
+    attemptsOf: (customer: number) =>
+      get().dataSource.manager.find(PaymentAttempt, {
+        where: { customer_id: customer },
+        order: { payment_attempt_id: 'ASC' },
+      }),
     row: (invoiceId: number) => get().dataSource.manager.findOneBy(InvoiceCollection, { invoice_id: invoiceId }),
     /** Moves the test clock `ms` on from now (everything due on the way runs). */
     after: (ms: number) => moveClock(get(), new Date(get().clock.now().getTime() + ms)),
@@ -116,7 +122,9 @@ describe('automatic collection and dunning', () => {
     expect(charges.map((c) => [c.result.outcome, c.amount.toFixed(2)])).toEqual([['success', '49.00']]);
     expect(await kit.invoice(invoiceId)).toMatchObject({ invoice_status_str: 'closed-paid', balance: 0 });
     expect(await kit.row(invoiceId)).toMatchObject({ status: 'paid', next_attempt_datetime: null });
-    const paid = await t.dataSource.manager.findOneByOrFail(Transaction, { gateway_transid: charges[0].result.transid });
+    const paid = await t.dataSource.manager.findOneByOrFail(Transaction, {
+      gateway_transid: charges[0].result.transid,
+    });
     expect(paid).toMatchObject({ status_str: 'ok-successful', memo: `Automatic collection of invoice ${invoiceId}` });
   });
 
@@ -136,11 +144,10 @@ describe('automatic collection and dunning', () => {
     await kit.card(customer);
     const pkg = await kit.subscription(customer, {});
     expect((await kit.pkg(pkg)).paymethod).toBe('inv');
-    const mark = kit.gateway().records().length;
     const invoiceId = await kit.invoiceNow(pkg);
     await kit.after(20 * DAY_MS);
     expect(await kit.row(invoiceId)).toBeNull();
-    expect(kit.chargesSince(mark)).toEqual([]);
+    expect(await kit.attemptsOf(customer)).toEqual([]);
     expect((await kit.invoice(invoiceId)).invoice_status_str).toBe('open-overdue');
   });
 
@@ -165,26 +172,26 @@ describe('automatic collection and dunning', () => {
     expect(reminder.content).toContain(payLink);
     // Due on receipt, issued today: not overdue yet.
     expect((await kit.pkg(pkg)).package_status_str).toBe('active-current');
-    expect(await kit.invoice(invoiceId)).toMatchObject({ declines: 1, sent: [expect.objectContaining({ method: 'email' })] });
+    expect(await kit.invoice(invoiceId)).toMatchObject({
+      declines: 1,
+      sent: [expect.objectContaining({ method: 'email' })],
+    });
 
     await kit.after(3 * DAY_MS + MINUTE_MS);
-    expect(kit.chargesSince(mark)).toHaveLength(2);
+    expect(await kit.attemptsOf(customer)).toHaveLength(2);
     expect((await inbox.next()).content).toContain(`We will try again on ${retryDate(1)}.`);
     expect((await kit.pkg(pkg)).package_status_str).toBe('active-overdue');
     expect((await kit.invoice(invoiceId)).invoice_status_str).toBe('open-overdue');
 
     await kit.after(11 * DAY_MS + MINUTE_MS);
-    expect(kit.chargesSince(mark)).toHaveLength(4);
+    expect(await kit.attemptsOf(customer)).toHaveLength(4);
     expect((await inbox.next()).content).toContain(`We will try again on ${retryDate(2)}.`);
     const last = await inbox.next();
     expect(last.content).toContain('This was our last automatic attempt');
     expect(last.content).toContain(payLink);
 
     // The charges came exactly on the schedule, counted from the first decline.
-    const attempts = await t.dataSource.manager.find(PaymentAttempt, {
-      where: { customer_id: customer },
-      order: { payment_attempt_id: 'ASC' },
-    });
+    const attempts = await kit.attemptsOf(customer);
     expect(attempts.map((a) => a.created_datetime)).toEqual([first, ...retries]);
     expect(attempts.map((a) => a.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
     expect(await kit.row(invoiceId)).toMatchObject({ status: 'failed', failures: 4, next_attempt_datetime: null });
@@ -195,7 +202,7 @@ describe('automatic collection and dunning', () => {
     );
     // Without DUNNING_CANCEL_AFTER_LAST_RETRY the subscription stays, overdue; nothing more is charged.
     await kit.after(30 * DAY_MS);
-    expect(kit.chargesSince(mark).filter((c) => c.amount.toFixed(2) === '49.00')).toHaveLength(4);
+    expect(await kit.attemptsOf(customer)).toHaveLength(4);
     expect((await kit.pkg(pkg)).package_status_str).toBe('active-overdue');
   });
 
@@ -220,16 +227,39 @@ describe('automatic collection and dunning', () => {
     expect((await kit.packageEvents(pkg)).filter((e) => e === 'status')).toHaveLength(1);
     expect(await kit.mailsAbout(invoiceId)).toHaveLength(2);
     await kit.after(10 * DAY_MS);
-    expect(kit.chargesSince(mark)).toHaveLength(1);
+    expect((await kit.attemptsOf(customer)).map((a) => a.status)).toEqual(['failed', 'failed', 'completed']);
+  });
+
+  it('charges a bank-account subscription once; the pending payment settles the invoice', async () => {
+    const customer = await newCustomer(t);
+    const account = { customer_id: customer, type: 'chec', number: '000123456789', routing: '110000000', name: 'Chk' };
+    const achId = await createId(t, '/api/v3/ach', account);
+    const pkg = await kit.subscription(customer, { ach_id: achId });
+    const mark = kit.gateway().records().length;
+    const invoiceId = await kit.invoiceNow(pkg);
+    await kit.after(MINUTE_MS);
+    await kit.after(MINUTE_MS);
+    expect(kit.chargesSince(mark).map((c) => [c.result.outcome, c.amount.toFixed(2)])).toEqual([['pending', '49.00']]);
+    expect(await kit.row(invoiceId)).toMatchObject({ status: 'paid' });
+    expect((await kit.invoice(invoiceId)).balance).toBe(0);
+  });
+
+  it('records a reminder as printed for a customer whose dunning_delivery is print', async () => {
+    const customer = await newCustomer(t, { dunning_delivery: 'print' });
+    const pkg = await kit.subscription(customer, { creditcard_id: await kit.card(customer, DECLINING) });
+    const invoiceId = await kit.invoiceNow(pkg);
+    await kit.after(MINUTE_MS);
+    expect((await kit.invoice(invoiceId)).sent).toEqual([expect.objectContaining({ method: 'print', email: null })]);
+    expect(await kit.mailsAbout(invoiceId)).toEqual([]);
+    expect(await kit.row(invoiceId)).toMatchObject({ status: 'due', failures: 1 });
   });
 
   it('charges a no_dunning customer once: no retry, no reminder', async () => {
     const customer = await newCustomer(t, { no_dunning: true });
     const pkg = await kit.subscription(customer, { creditcard_id: await kit.card(customer, DECLINING) });
-    const mark = kit.gateway().records().length;
     const invoiceId = await kit.invoiceNow(pkg);
     await kit.after(20 * DAY_MS);
-    expect(kit.chargesSince(mark).map((c) => c.result.outcome)).toEqual(['declined']);
+    expect((await kit.attemptsOf(customer)).map((a) => a.status)).toEqual(['failed']);
     expect(await kit.row(invoiceId)).toMatchObject({ status: 'failed', failures: 1, next_attempt_datetime: null });
     expect(await kit.mailsAbout(invoiceId)).toEqual([]);
     expect((await kit.pkg(pkg)).package_status_str).toBe('active-overdue');

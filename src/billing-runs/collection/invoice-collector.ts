@@ -90,7 +90,7 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
     });
     for (const row of charging) await this.guarded(row, () => this.settle(row.invoice_collection_id));
     let charged = 0;
-    for (let afterId = 0; ; ) {
+    for (let afterId = 0; ;) {
       const due = await m.find(InvoiceCollection, {
         where: {
           status: 'due',
@@ -130,7 +130,10 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
         SYSTEM_CONTEXT,
         {
           customerId: invoice.customer_id,
-          style: { kind: 'list', items: [{ invoice_id: invoice.invoice_id, invoice_schedule_id: null, applied: null }] },
+          style: {
+            kind: 'list',
+            items: [{ invoice_id: invoice.invoice_id, invoice_schedule_id: null, applied: null }],
+          },
           amount: null,
           sources,
           fields: { memo: `Automatic collection of invoice ${invoice.refnumber ?? invoice.invoice_id}` },
@@ -154,7 +157,9 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
     const payable = { ...invoice, is_void: false, balance: ZERO };
     const { step, sources } = await this.sources.select(m, SYSTEM_CONTEXT, invoice.customer_id, undefined, [payable]);
     if (step !== 'subscription' && step !== 'customer-default') {
-      throw ApiError.badRequest('No payment method to charge: the subscription has no stored card, bank account or token.');
+      throw ApiError.badRequest(
+        'No payment method to charge: the subscription has no stored card, bank account or token.',
+      );
     }
     return sources;
   }
@@ -163,7 +168,8 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
   private async claim(tx: Tx, id: number, attempt: PaymentAttempt): Promise<void> {
     const m = tx.manager;
     const row = await lockRow(m, id);
-    const due = row.status === 'due' && row.next_attempt_datetime !== null && row.next_attempt_datetime <= this.clock.now();
+    const due =
+      row.status === 'due' && row.next_attempt_datetime !== null && row.next_attempt_datetime <= this.clock.now();
     const invoice = await m.findOneBy(Invoice, { invoice_id: row.invoice_id });
     if (!due || !invoice || invoice.void_datetime !== null) throw new NotClaimable();
     await m.update(InvoiceCollection, id, {
