@@ -244,6 +244,25 @@ describe('automatic collection and dunning', () => {
     expect((await kit.invoice(invoiceId)).balance).toBe(0);
   });
 
+  it('dunns a bank payment the bank returns: the invoice reopens and is retried', async () => {
+    const customer = await newCustomer(t);
+    const account = { customer_id: customer, type: 'chec', number: '000111111116', routing: '110000000', name: 'Chk' };
+    const pkg = await kit.subscription(customer, { ach_id: await createId(t, '/api/v3/ach', account) });
+    const invoiceId = await kit.invoiceNow(pkg);
+    await kit.after(MINUTE_MS);
+    expect(await kit.row(invoiceId)).toMatchObject({ status: 'paid' });
+    // Settled (returned) after ACH_SETTLEMENT_DAYS business days.
+    await kit.after(6 * DAY_MS);
+    expect((await kit.invoice(invoiceId)).invoice_status_str).toBe('open-overdue');
+    const row = await kit.row(invoiceId);
+    expect(row).toMatchObject({ status: 'due', failures: 1 });
+    const reminders = await kit.mailsAbout(invoiceId);
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0].body).toContain('The bank returned the payment.');
+    await kit.after(row!.next_attempt_datetime!.getTime() - t.clock.now().getTime());
+    expect((await kit.attemptsOf(customer)).map((a) => a.status)).toEqual(['completed', 'completed']);
+  });
+
   it('records a reminder as printed for a customer whose dunning_delivery is print', async () => {
     const customer = await newCustomer(t, { dunning_delivery: 'print' });
     const pkg = await kit.subscription(customer, { creditcard_id: await kit.card(customer, DECLINING) });

@@ -6,12 +6,13 @@ import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
 import { TransactionsModule } from 'src/transactions/transactions.module';
 import { Dunning } from '../dunning/dunning';
 import { CollectionEnrollment } from './collection-enrollment';
+import { CollectionReopening } from './collection-reopening';
 import { InvoiceCollector } from './invoice-collector';
 
 /** Automatic collection of subscription invoices and its dunning (DESIGN §6 "Billing runs"). */
 @Module({
   imports: [CustomersModule, InvoicesModule, MailModule, SubscriptionsModule, TransactionsModule],
-  providers: [CollectionEnrollment, InvoiceCollector, Dunning],
+  providers: [CollectionEnrollment, CollectionReopening, InvoiceCollector, Dunning],
   exports: [InvoiceCollector],
 })
 export class CollectionModule {}

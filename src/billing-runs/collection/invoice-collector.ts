@@ -182,6 +182,7 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
   /**
    * A `charging` row once its attempt is resolved: paid, declined (dunning), or due again
    * when the gateway never received the charge. Left alone while the attempt is pending.
+   * A returned bank payment comes back here too (CollectionReopening).
    */
   private settle(id: number): Promise<void> {
     return this.uow.run(async (tx) => {
@@ -194,7 +195,9 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
         await m.update(InvoiceCollection, id, { status: 'due', mod_datetime: this.clock.now() });
         return;
       }
-      if (attempt.status === 'completed') {
+      // By the charge as it stands now: a bank payment accepted then returned is a decline.
+      const t = await m.findOneByOrFail(Transaction, { transaction_id: attempt.transaction_id });
+      if (!t.status_str.startsWith('fail-')) {
         await m.update(InvoiceCollection, id, {
           status: 'paid',
           next_attempt_datetime: null,
@@ -203,7 +206,6 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
         await this.announceRecovery(tx, row);
         return;
       }
-      const t = await m.findOneByOrFail(Transaction, { transaction_id: attempt.transaction_id });
       await this.dunning.declined(tx, SYSTEM_CONTEXT, row, {
         reason: t.gateway_msg,
         method: [t.transaction_method, t.transaction_detail].filter(Boolean).join(' ') || 'payment method',
