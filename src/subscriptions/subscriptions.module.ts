@@ -15,6 +15,7 @@ import { SubscriptionInvoiceLinks } from './subscription-invoice-links';
 import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
 import { SubscriptionInvoicing } from './subscription-invoicing';
 import { SubscriptionMrr } from './subscription-mrr';
+import { SubscriptionOverdueStatus } from './subscription-overdue-status';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -41,12 +42,12 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionCustomerFigures,
     SubscriptionInvoiceLinks,
     SubscriptionPaymethodLookup,
+    SubscriptionOverdueStatus,
   ],
   exports: [
     SubscriptionsService,
     SubscriptionActions,
     SubscriptionReader,
-    SubscriptionEvents,
     SubscriptionLineWriter,
     SubscriptionPaymethodLookup,
   ],

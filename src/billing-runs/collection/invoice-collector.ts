@@ -9,11 +9,7 @@ import { DueWork } from 'src/core/schedule/due-work';
 import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
-import { InvoiceReader } from 'src/invoices/invoice-reader';
-import { isPastDue } from 'src/invoices/invoice-status';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
-import { SubscriptionEvents } from 'src/subscriptions/subscription-events';
-import { SubscriptionReader } from 'src/subscriptions/subscription-reader';
 import { ChargeAttempts } from 'src/transactions/charge-attempts';
 import { PaymentAttempt } from 'src/transactions/entities/payment-attempt.entity';
 import { Transaction } from 'src/transactions/entities/transaction.entity';
@@ -56,9 +52,6 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
     private readonly attempts: ChargeAttempts,
     private readonly sources: PaymentSources,
     private readonly dunning: Dunning,
-    private readonly invoices: InvoiceReader,
-    private readonly subscriptions: SubscriptionReader,
-    private readonly subscriptionEvents: SubscriptionEvents,
   ) {}
 
   onModuleInit(): void {
@@ -203,7 +196,6 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
           next_attempt_datetime: null,
           mod_datetime: this.clock.now(),
         });
-        await this.announceRecovery(tx, row);
         return;
       }
       await this.dunning.declined(tx, SYSTEM_CONTEXT, row, {
@@ -222,15 +214,6 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
       }
       await this.dunning.declined(tx, SYSTEM_CONTEXT, row, { reason, method: 'payment method on file' });
     });
-  }
-
-  /** A subscription that read `active-overdue` for this invoice reads its status again now it is paid. */
-  private async announceRecovery(tx: Tx, row: InvoiceCollection): Promise<void> {
-    const invoice = await tx.manager.findOneByOrFail(Invoice, { invoice_id: row.invoice_id });
-    if (!isPastDue(invoice.due_date, this.invoices.today())) return;
-    const pkg = await this.subscriptions.full(tx.manager, row.package_id);
-    if (pkg.package_status_str === 'active-overdue') return;
-    await this.subscriptionEvents.record(tx, SYSTEM_CONTEXT, row.package_id, ['status']);
   }
 
   private async close(id: number): Promise<void> {
