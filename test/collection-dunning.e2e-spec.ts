@@ -129,6 +129,22 @@ describe('automatic collection and dunning', () => {
     expect(paid).toMatchObject({ status_str: 'ok-successful', memo: `Automatic collection of invoice ${invoiceId}` });
   });
 
+  it('charges many due invoices in parallel lanes, each once, when two passes race', async () => {
+    const customers = await Promise.all(Array.from({ length: 12 }, () => newCustomer(t)));
+    const invoices: number[] = [];
+    for (const customer of customers) {
+      const pkg = await kit.subscription(customer, { creditcard_id: await kit.card(customer) });
+      invoices.push(await kit.invoiceNow(pkg));
+    }
+    const collector = t.app.get(InvoiceCollector);
+    const passes = await Promise.all([collector.collectDue(), collector.collectDue()]);
+    expect(passes[0] + passes[1]).toBe(12);
+    for (const customer of customers) {
+      expect((await kit.attemptsOf(customer)).map((a) => a.status)).toEqual(['completed']);
+    }
+    for (const id of invoices) expect((await kit.invoice(id)).invoice_status_str).toBe('closed-paid');
+  });
+
   it('never charges an invoice voided before its collection ran', async () => {
     const customer = await newCustomer(t);
     const pkg = await kit.subscription(customer, { creditcard_id: await kit.card(customer) });
