@@ -330,6 +330,38 @@ describe('automatic collection and dunning', () => {
     expect(await kit.invoice(invoiceId)).toMatchObject({ invoice_status_str: 'closed-paid', balance: 0 });
     expect(await kit.row(invoiceId)).toMatchObject({ status: 'paid' });
   });
+
+  it('charges once more after a crash before the gateway got the charge, once the sweeper frees it', async () => {
+    const customer = await newCustomer(t);
+    const pkg = await kit.subscription(customer, { creditcard_id: await kit.card(customer) });
+    const invoiceId = await kit.invoiceNow(pkg);
+    const gateway = kit.gateway();
+    const reset = jest.spyOn(gateway, 'charge').mockRejectedValueOnce(new Error('connection reset'));
+    try {
+      await t.app.get(InvoiceCollector).collectDue();
+    } finally {
+      reset.mockRestore();
+    }
+    expect(await kit.row(invoiceId)).toMatchObject({ status: 'charging' });
+    await kit.after(ATTEMPT_GRACE_MS + MINUTE_MS);
+    await kit.after(MINUTE_MS);
+    expect((await kit.attemptsOf(customer)).map((a) => a.status)).toEqual(['failed', 'completed']);
+    expect(await kit.row(invoiceId)).toMatchObject({ status: 'paid', failures: 0 });
+    expect((await kit.invoice(invoiceId)).invoice_status_str).toBe('closed-paid');
+  });
+
+  it('dunns an invoice whose subscription has no payment method left', async () => {
+    const customer = await newCustomer(t);
+    const card = await kit.card(customer);
+    const pkg = await kit.subscription(customer, { creditcard_id: card });
+    await t.del(`/api/v3/creditcard/${card}`).expect(200);
+    const invoiceId = await kit.invoiceNow(pkg);
+    await kit.after(MINUTE_MS);
+    expect(await kit.attemptsOf(customer)).toEqual([]);
+    expect(await kit.row(invoiceId)).toMatchObject({ status: 'due', failures: 1 });
+    const [reminder] = await kit.mailsAbout(invoiceId);
+    expect(reminder.body).toContain('No payment method to charge');
+  });
 });
 
 describe('dunning with DUNNING_CANCEL_AFTER_LAST_RETRY=true', () => {
