@@ -11,7 +11,6 @@ import { isPlainObject } from 'src/core/validation/validate-body';
 import { Contact } from 'src/customers/entities/contact.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
-import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
 import { IsNull, Not } from 'typeorm';
@@ -103,7 +102,7 @@ export class InvoiceActions {
         pdfUrl: wire.url_pdflink,
         payUrl: wire.is_paid === true || wire.is_void === true ? null : wire.url_paylink,
       });
-      await this.mail.send(tx, {
+      const mailId = await this.mail.send(tx, {
         to,
         cc: fields.cc,
         bcc: fields.bcc,
@@ -115,11 +114,7 @@ export class InvoiceActions {
         contextStr: 'invoice',
         contextId: invoice.invoice_id,
       });
-      const recorded = await tx.manager.findOne(MailMessage, {
-        where: { context_str: 'invoice', context_id: invoice.invoice_id },
-        order: { mail_message_id: 'DESC' },
-      });
-      await this.recordDelivery(tx, invoice.invoice_id, 'email', to.join(', '), recorded?.mail_message_id ?? null);
+      await this.recordDelivery(tx, invoice.invoice_id, 'email', to.join(', '), mailId);
       await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, `Invoice e-mailed to ${to.join(', ')}`);
     });
     return true;
