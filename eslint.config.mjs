@@ -41,7 +41,8 @@ const MAY_IMPORT = {
   usage: [...FOUNDATION, 'reference', 'billing', 'customers', 'items', 'subscriptions'],
   quotes: [...BILLED, 'subscriptions'],
   transactions: [...BILLED, 'webhooks'],
-  'billing-runs': [...BILLED, 'webhooks', 'subscriptions', 'usage'],
+  // Collection and dunning charge invoices through transactions/ (ChargeAttempts).
+  'billing-runs': [...BILLED, 'webhooks', 'subscriptions', 'usage', 'transactions'],
   portal: [...BILLED, 'transactions', 'subscriptions', 'quotes'],
 };
 /** billing/ may use these parts of core/ and nothing else of src/. */

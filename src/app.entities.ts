@@ -1,3 +1,4 @@
+import { InvoiceCollection } from 'src/billing-runs/collection/invoice-collection.entity';
 import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
 import { QuoteLine } from 'src/quotes/entities/quote-line.entity';
 import { Quote } from 'src/quotes/entities/quote.entity';
@@ -87,6 +88,7 @@ export const APP_ENTITIES = [
   Transaction,
   TransactionApplied,
   NightlyRun,
+  InvoiceCollection,
   Subscription,
   UsageRecord,
   SubscriptionLine,

@@ -2,6 +2,7 @@ import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { CollectionModule } from './billing-runs/collection/collection.module';
 import { NightlyModule } from './billing-runs/nightly/nightly.module';
 import { BulkModule } from './bulk/bulk.module';
 import { APP_ENTITIES } from './app.entities';
@@ -75,6 +76,7 @@ export class AppModule implements OnModuleInit {
         UsageModule,
         PortalModule,
         QuotesModule,
+        CollectionModule,
       ],
     };
   }

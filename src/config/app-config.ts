@@ -54,6 +54,8 @@ export interface AppConfig {
   portalSessionSecret?: string;
   billingCron: string;
   achSettlementDays: number;
+  /** Dunning's last retry failed: cancel the subscription for non-payment (`canceled-nonpayment`). */
+  dunningCancelAfterLastRetry: boolean;
   externalKeyOnDelete: ExternalKeyOnDelete;
   testClock: boolean;
   logLevel: string;

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
     expect(config.externalKeyOnDelete).toBe('keep');
     expect(config.billingCron).toBe('*/5 * * * *');
     expect(config.achSettlementDays).toBe(3);
+    expect(config.dunningCancelAfterLastRetry).toBe(false);
     expect(config.mailFrom).toBe('billing@localhost');
     expect(config.webhookAllowPrivateTargets).toBe(false);
     expect(config.testClock).toBe(false);
@@ -62,6 +63,7 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtp://mail:25',
       BILLING_CRON: '0 * * * *',
       ACH_SETTLEMENT_DAYS: '5',
+      DUNNING_CANCEL_AFTER_LAST_RETRY: 'true',
       EXTERNAL_KEY_ON_DELETE: 'mangle',
       TEST_CLOCK: '1',
       LOG_LEVEL: 'debug',
@@ -104,6 +106,7 @@ describe('loadConfig', () => {
       mailFrom: 'billing@billing.example.com',
       billingCron: '0 * * * *',
       achSettlementDays: 5,
+      dunningCancelAfterLastRetry: true,
       externalKeyOnDelete: 'mangle',
       testClock: true,
       logLevel: 'debug',

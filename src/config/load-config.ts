@@ -51,6 +51,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     portalSessionSecret: read.optional('PORTAL_SESSION_SECRET'),
     billingCron: read.str('BILLING_CRON', '*/5 * * * *'),
     achSettlementDays: read.int('ACH_SETTLEMENT_DAYS', 3, 0, 60),
+    dunningCancelAfterLastRetry: read.bool('DUNNING_CANCEL_AFTER_LAST_RETRY', false),
     externalKeyOnDelete: read.oneOf<ExternalKeyOnDelete>('EXTERNAL_KEY_ON_DELETE', ['keep', 'clear', 'mangle'], 'keep'),
     testClock: read.bool('TEST_CLOCK', false),
     logLevel: read.oneOf('LOG_LEVEL', ['error', 'warn', 'info', 'debug', 'verbose'], 'info'),

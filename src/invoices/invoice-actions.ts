@@ -11,7 +11,6 @@ import { isPlainObject } from 'src/core/validation/validate-body';
 import { Contact } from 'src/customers/entities/contact.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
-import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { mailOverrides, overriddenMail } from 'src/mail/mail-overrides';
 import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
@@ -102,15 +101,11 @@ export class InvoiceActions {
         pdfUrl: wire.url_pdflink,
         payUrl: wire.is_paid === true || wire.is_void === true ? null : wire.url_paylink,
       });
-      await this.mail.send(
+      const mailId = await this.mail.send(
         tx,
         overriddenMail(message, fields, to, { contextStr: 'invoice', contextId: invoice.invoice_id }),
       );
-      const recorded = await tx.manager.findOne(MailMessage, {
-        where: { context_str: 'invoice', context_id: invoice.invoice_id },
-        order: { mail_message_id: 'DESC' },
-      });
-      await this.recordDelivery(tx, invoice.invoice_id, 'email', to.join(', '), recorded?.mail_message_id ?? null);
+      await this.recordDelivery(tx, invoice.invoice_id, 'email', to.join(', '), mailId);
       await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, `Invoice e-mailed to ${to.join(', ')}`);
     });
     return true;

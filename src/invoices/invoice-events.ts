@@ -27,7 +27,7 @@ export class InvoiceEvents {
     event: 'insert' | 'void' | 'status' | 'nightly',
   ): Promise<void> {
     const invoice = await this.reader.full(tx.manager, invoiceId);
-    const customer = await this.customers.presentById(tx.manager, invoice.customer_id as number);
+    const customer = await this.customers.presentById(tx.manager, invoice.customer_id);
     const data: Record<string, unknown> = { invoice, customer };
     if (event === 'status' || event === 'nightly') {
       const superuserId = customer.superuser_id as number | null;

@@ -6,7 +6,14 @@ import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { businessNameOf } from 'src/config/business-name';
 
 export type MailTemplateName =
-  'invoice' | 'payment-receipt' | 'payment-failure' | 'password-reset' | 'password-set' | 'welcome' | 'quote';
+  | 'invoice'
+  | 'payment-receipt'
+  | 'payment-failure'
+  | 'dunning-reminder'
+  | 'password-reset'
+  | 'password-set'
+  | 'welcome'
+  | 'quote';
 
 export interface RenderedMail {
   subject: string;

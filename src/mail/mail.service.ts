@@ -36,7 +36,8 @@ export class MailService {
     this.transport = config.smtpUrl ? createTransport(config.smtpUrl) : createTransport({ jsonTransport: true });
   }
 
-  async send(tx: Tx, mail: OutgoingMail): Promise<void> {
+  /** Records the message in the caller's transaction (its id is returned) and sends it after commit. */
+  async send(tx: Tx, mail: OutgoingMail): Promise<number> {
     const from = mail.from ?? this.config.mailFrom;
     const result = await tx.manager.insert(MailMessage, {
       context_str: mail.contextStr ?? null,
@@ -52,6 +53,7 @@ export class MailService {
     });
     const id = (result.identifiers[0] as { mail_message_id: number }).mail_message_id;
     tx.afterCommit(() => this.deliver(id, { ...mail, from }));
+    return id;
   }
 
   private async deliver(id: number, mail: OutgoingMail & { from: string }): Promise<void> {

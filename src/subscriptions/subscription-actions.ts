@@ -194,6 +194,28 @@ export class SubscriptionActions {
     return true;
   }
 
+  /**
+   * Dunning gave up (DUNNING_CANCEL_AFTER_LAST_RETRY): `canceled-nonpayment` at once, no
+   * further invoice, event package/status; in the caller's unit. False when it was
+   * cancelled already (its own cancellation stands).
+   */
+  async cancelForNonPayment(tx: Tx, ctx: RequestContext, packageId: number): Promise<boolean> {
+    const sub = await lockedSubscriptionByRef(tx, String(packageId));
+    if (isCancelled(sub)) return false;
+    const now = this.clock.now();
+    await tx.manager.update(Subscription, sub.package_id, {
+      package_status_str: 'canceled-nonpayment',
+      cancel_datetime: now,
+      cancel_reason: 'Non-payment',
+      next_invoice_datetime: null,
+      ...modStamps(ctx, now),
+    });
+    await this.mrr.refresh(tx.manager, sub.package_id);
+    await this.revisions.record(tx, ctx, 'package', sub.package_id, 'Subscription cancelled for non-payment');
+    await this.events.record(tx, ctx, sub.package_id, ['status']);
+    return true;
+  }
+
   /** No invoices from `suspendfrom_datetime` (default now) until `suspendto_datetime` (none: until unsuspended). */
   private async suspend(ref: string, dto: SuspendDto, ctx: RequestContext): Promise<true> {
     const now = this.clock.now();

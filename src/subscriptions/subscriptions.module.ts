@@ -16,6 +16,7 @@ import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
 import { SubscriptionInvoicing } from './subscription-invoicing';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionExpiry } from './subscription-expiry';
+import { SubscriptionOverdueStatus } from './subscription-overdue-status';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
 import { SubscriptionsController } from './subscriptions.controller';
@@ -43,6 +44,7 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionCustomerFigures,
     SubscriptionInvoiceLinks,
     SubscriptionPaymethodLookup,
+    SubscriptionOverdueStatus,
   ],
   exports: [
     SubscriptionsService,

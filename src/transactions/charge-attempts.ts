@@ -78,8 +78,16 @@ export class ChargeAttempts {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Step 1: the committed pending attempt, or the 400 a second request for a paid debt gets. */
-  open(ctx: RequestContext, order: ChargeOrder): Promise<PaymentAttempt> {
+  /**
+   * Step 1: the committed pending attempt, or the 400 a second request for a paid debt gets.
+   * `claim` runs in the same unit once the attempt is saved (automatic collection links its
+   * row to the attempt there, so the claim and the attempt commit together or not at all).
+   */
+  open(
+    ctx: RequestContext,
+    order: ChargeOrder,
+    claim?: (tx: Tx, attempt: PaymentAttempt) => Promise<void>,
+  ): Promise<PaymentAttempt> {
     const base = randomToken(24);
     return this.uow.run(async (tx) => {
       const m = tx.manager;
@@ -119,7 +127,9 @@ export class ChargeAttempts {
         created_datetime: this.clock.now(),
         resolved_datetime: null,
       });
-      return m.save(attempt);
+      const saved = await m.save(attempt);
+      if (claim) await claim(tx, saved);
+      return saved;
     });
   }
 

@@ -51,6 +51,6 @@ import { TransactionsService } from './transactions.service';
     { provide: InvoiceLedger, useClass: InvoicesLedger },
     { provide: SubscriptionPaymethods, useClass: NoSubscriptionPaymethods },
   ],
-  exports: [PaymentService, TransactionsService, PaymentAttemptSweeper],
+  exports: [PaymentService, TransactionsService, PaymentAttemptSweeper, ChargeAttempts, PaymentSources],
 })
 export class TransactionsModule {}
