@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NightlyModule } from './billing-runs/nightly/nightly.module';
+import { BillingRunsModule } from './billing-runs/runs/billing-runs.module';
 import { BulkModule } from './bulk/bulk.module';
 import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
@@ -73,6 +74,7 @@ export class AppModule implements OnModuleInit {
         OpsModule.forRoot(config),
         SubscriptionsModule,
         UsageModule,
+        BillingRunsModule,
         PortalModule,
         QuotesModule,
       ],

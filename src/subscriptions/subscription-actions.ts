@@ -28,6 +28,7 @@ import { lockedSubscriptionByRef } from './subscription-lock';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { ProrationCharge, SubscriptionProration } from './subscription-proration';
 import { SubscriptionInvoicing } from './subscription-invoicing';
+import { SubscriptionCycleBilling } from './subscription-cycle-billing';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { isCancelled, isSuspended, SUBSCRIPTION_STATUSES } from './subscription-status';
@@ -53,6 +54,7 @@ export class SubscriptionActions {
     private readonly proration: SubscriptionProration,
     private readonly mrr: SubscriptionMrr,
     private readonly invoicing: SubscriptionInvoicing,
+    private readonly cycleBilling: SubscriptionCycleBilling,
     private readonly mail: MailService,
     private readonly templates: MailTemplates,
   ) {}
@@ -295,10 +297,7 @@ export class SubscriptionActions {
       const sub = await lockedSubscriptionByRef(tx, ref);
       this.assertNotCancelled(sub, 'invoiced');
       if (isSuspended(sub, this.clock.now())) throw ApiError.badRequest('This subscription is suspended.');
-      const invoiceId = await this.invoicing.issueNextCycle(tx, ctx, sub, date);
-      await this.mrr.refresh(tx.manager, sub.package_id);
-      await this.revisions.record(tx, ctx, 'package', sub.package_id, `Invoice ${invoiceId} issued`);
-      await this.events.record(tx, ctx, sub.package_id, ['generate']);
+      await this.cycleBilling.billNextCycle(tx, ctx, sub, { date });
     });
     return true;
   }

@@ -14,6 +14,8 @@ import { SubscriptionCustomerFigures } from './subscription-customer-figures';
 import { SubscriptionInvoiceLinks } from './subscription-invoice-links';
 import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
 import { SubscriptionInvoicing } from './subscription-invoicing';
+import { SubscriptionCycleBilling } from './subscription-cycle-billing';
+import { SubscriptionUsage } from './subscription-usage';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
@@ -38,6 +40,8 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionProration,
     SubscriptionMrr,
     SubscriptionInvoicing,
+    SubscriptionCycleBilling,
+    SubscriptionUsage,
     SubscriptionCustomerFigures,
     SubscriptionInvoiceLinks,
     SubscriptionPaymethodLookup,
@@ -48,6 +52,8 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionReader,
     SubscriptionLineWriter,
     SubscriptionPaymethodLookup,
+    SubscriptionCycleBilling,
+    SubscriptionUsage,
   ],
 })
 export class SubscriptionsModule {}
