@@ -21,6 +21,10 @@ const USAGE = `Usage: npm run billing -- [--as-of <datetime>] [--dry-run]
 async function main(argv: string[]): Promise<number> {
   loadDotEnv();
   const args = parseArgs(argv);
+  if (args === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   if (typeof args === 'string') {
     process.stderr.write(`${args}\n${USAGE}`);
     return 2;
@@ -56,7 +60,7 @@ function parseArgs(argv: string[]): { asOf?: string; dryRun: boolean } | string 
     if (arg === '--dry-run') args.dryRun = true;
     else if (arg === '--as-of' && argv[i + 1] !== undefined) args.asOf = argv[++i];
     else if (arg.startsWith('--as-of=')) args.asOf = arg.slice('--as-of='.length);
-    else if (arg === '--help' || arg === '-h') return '';
+    else if (arg === '--help' || arg === '-h') return 'help';
     else return `Unknown argument: ${arg}`;
   }
   return args;
