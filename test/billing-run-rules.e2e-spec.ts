@@ -218,4 +218,28 @@ describe('billing run rules', () => {
     expect(failureOf(recovered, failing)).toBeUndefined();
     expect(await invoiceDates(failing)).toEqual(['2026-06-02', '2026-07-02']);
   }, 300_000);
+
+  it('the invoice action asks USAGE_URL before its unit: a failure is a 400 that bills nothing', async () => {
+    const pkg = await newSubscription([{ item_id: calls }, { item_id: plan }]);
+    await run();
+    const ids = async () =>
+      (
+        (await t.get(`/api/v3/invoice?where=package_id:EQUALS:${pkg}&order=invoice_id:ASC`).expect(200)).body
+          .response as Json[]
+      ).map((i) => i.invoice_id as number);
+    expect(await ids()).toHaveLength(1);
+
+    usageReplies.set(pkg, { status: 500, body: '{"message":"meter offline"}' });
+    const refused = await t.post(`/api/v3/package/${pkg}?action=invoice`, {}).expect(400);
+    expect(refused.body.message).toContain('answered 500');
+    expect(await ids()).toHaveLength(1);
+
+    usageReplies.set(pkg, { status: 200, body: '{"line_items":[{"usage_amount":8}]}' });
+    await t.post(`/api/v3/package/${pkg}?action=invoice`, {}).expect(200);
+    const invoiceIds = await ids();
+    expect(invoiceIds).toHaveLength(2);
+    const second = (await t.get(`/api/v3/invoice/${invoiceIds[1]}`).expect(200)).body.response;
+    expect((second.line_items as Json[]).find((l) => l.is_usage)).toMatchObject({ line_usage: 8, line_total: 4 });
+    expect(second.total).toBe(14);
+  }, 120_000);
 });

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
+import { ApiError } from 'src/core/envelope/api-error';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { Tx } from 'src/database/unit-of-work';
 import { Subscription } from './entities/subscription.entity';
 import { SubscriptionEvents } from './subscription-events';
 import { NextCycleOptions, SubscriptionInvoicing } from './subscription-invoicing';
 import { SubscriptionMrr } from './subscription-mrr';
-import { MeteredLine } from './subscription-usage';
+import { SubscriptionUsage } from './subscription-usage';
 
 /**
  * Billing one cycle of a subscription, as the `invoice` action and billing runs both do
@@ -21,6 +23,7 @@ export class SubscriptionCycleBilling {
     private readonly mrr: SubscriptionMrr,
     private readonly revisions: RevisionService,
     private readonly events: SubscriptionEvents,
+    private readonly usage: SubscriptionUsage,
   ) {}
 
   async billNextCycle(
@@ -40,8 +43,15 @@ export class SubscriptionCycleBilling {
     return invoiceId;
   }
 
-  /** The metered lines (and usage periods) the next cycle's invoice will bill. */
-  meteredLinesOfNextCycle(m: EntityManager, sub: Subscription): Promise<MeteredLine[]> {
-    return this.invoicing.meteredLinesOfNextCycle(m, sub);
+  /**
+   * Usage of the next cycle's metered lines from the outside source (USAGE_URL), asked
+   * before the unit; undefined when stored usage is billed. Throws (a 400) with the reason
+   * when it could not be read: the cycle is not billed on a guess.
+   */
+  async pullUsage(m: EntityManager, sub: Subscription): Promise<ReadonlyMap<number, Decimal> | undefined> {
+    const lines = await this.invoicing.meteredLinesOfNextCycle(m, sub);
+    const pulled = await this.usage.pull(sub, lines);
+    if (typeof pulled === 'string') throw ApiError.badRequest(`The usage URL gave no usable usage: ${pulled}`);
+    return pulled;
   }
 }

@@ -12,7 +12,6 @@ import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { ReferenceService } from 'src/reference/reference.service';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { SubscriptionCycleBilling } from 'src/subscriptions/subscription-cycle-billing';
-import { UsagePull } from 'src/usage/usage-pull';
 import { dueAction } from './due-action';
 import { dueSubscriptions } from './due-subscriptions';
 
@@ -70,7 +69,7 @@ class DryRunRollback extends Error {
  * (MySQL/MariaDB: `FOR UPDATE SKIP LOCKED`, so a second worker skips a row the first is
  * billing; SQLite has one writer) and bills only if the cycle it was asked to bill is
  * still the next one, so runs on several workers at once, or a run repeated after a crash,
- * bill each cycle exactly once. Usage is pulled from USAGE_URL before the unit. A failure
+ * bill each cycle exactly once. Usage is pulled from USAGE_URL (when set) before the unit. A failure
  * is logged for its subscription and the run goes on.
  */
 @Injectable()
@@ -84,7 +83,6 @@ export class BillingRun {
     private readonly reference: ReferenceService,
     private readonly revisions: RevisionService,
     private readonly cycleBilling: SubscriptionCycleBilling,
-    private readonly usagePull: UsagePull,
   ) {}
 
   async run(asOf: Date, options: { dryRun?: boolean; listener?: BillingRunListener } = {}): Promise<BillingRunSummary> {
@@ -137,7 +135,8 @@ export class BillingRun {
         if (!sub) return;
         const action = dueAction(sub, asOf, this.wire.timezone);
         if (action.kind === 'none') return;
-        const usage = action.kind === 'bill' ? await this.pullUsage(sub) : undefined;
+        const usage =
+          action.kind === 'bill' ? await this.cycleBilling.pullUsage(this.dataSource.manager, sub) : undefined;
         const outcome = await this.billCycle(id, sub.next_invoice_datetime!, asOf, usage, dryRun);
         if (outcome.kind === 'busy') return;
         if (outcome.kind !== 'invoiced') continue;
@@ -153,16 +152,6 @@ export class BillingRun {
       summary.failures.push({ packageId: id, reason });
       this.logger.error(`Subscription ${id} not billed as of ${asOf.toISOString()}: ${reason}`);
     }
-  }
-
-  /** Usage of the next cycle's metered lines from USAGE_URL (before the unit); none without it. */
-  private async pullUsage(sub: Subscription): Promise<ReadonlyMap<number, Decimal> | undefined> {
-    if (!this.usagePull.configured) return undefined;
-    const metered = await this.cycleBilling.meteredLinesOfNextCycle(this.dataSource.manager, sub);
-    if (metered.length === 0) return undefined;
-    const pulled = await this.usagePull.pull(sub, metered);
-    if (!pulled.ok) throw new Error(`usage URL: ${pulled.reason}`);
-    return pulled.amounts;
   }
 
   /** The unit of one cycle: a no-op unless `cycleStart` is still the subscription's next cycle. */
