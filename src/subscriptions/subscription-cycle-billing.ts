@@ -49,6 +49,7 @@ export class SubscriptionCycleBilling {
    * when it could not be read: the cycle is not billed on a guess.
    */
   async pullUsage(m: EntityManager, sub: Subscription): Promise<ReadonlyMap<number, Decimal> | undefined> {
+    if (!this.usage.pulls) return undefined;
     const lines = await this.invoicing.meteredLinesOfNextCycle(m, sub);
     const pulled = await this.usage.pull(sub, lines);
     if (typeof pulled === 'string') throw ApiError.badRequest(`The usage URL gave no usable usage: ${pulled}`);

@@ -46,6 +46,11 @@ export class SubscriptionUsage {
     this.puller = puller;
   }
 
+  /** Whether usage is asked outside the database (USAGE_URL is set). */
+  get pulls(): boolean {
+    return this.puller !== null;
+  }
+
   /**
    * Usage of `lines` from the outside source, asked before the unit (never inside it);
    * undefined without one. A failure is a reason: the cycle must not be billed on it.
