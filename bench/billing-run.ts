@@ -1,11 +1,15 @@
 /**
  * Billing-run throughput: N due subscriptions (one flat line each, cloned in batched
  * INSERTs) billed by one BillingRun as of their cycle start, in this process, beside a
- * baseline in the same run: a raw batched INSERT of the same rows (the invoices and invoice
+ * baseline in the same run (SQLite in a temporary file, or a scratch MariaDB database with
+ * BENCH_DB=mysql): a raw batched INSERT of the same rows (the invoices and invoice
  * lines the run wrote, copied). Prints invoices/s for both, their ratio and the peak RSS.
  *
  *   BENCH_DB=mysql BENCH_SUBSCRIPTIONS=10000 npm run bench:billing
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { BillingRun } from 'src/billing-runs/runs/billing-run';
 import { insertRowsReturningIds } from 'src/database/insert-row';
@@ -24,7 +28,9 @@ async function main(): Promise<void> {
   const count = Number(process.env.BENCH_SUBSCRIPTIONS ?? 2000);
   if (!Number.isInteger(count) || count < 1) throw new Error('BENCH_SUBSCRIPTIONS must be a positive integer');
   process.env.DB_TYPE = process.env.BENCH_DB === 'mysql' ? 'mysql' : 'sqlite';
-  const t = await createTestApp({ LOG_LEVEL: 'error', DB_PATH: process.env.BENCH_SQLITE_PATH ?? ':memory:' });
+  // A SQLite file, not memory: the peak RSS is then the run's, not the database's.
+  const workDir = mkdtempSync(join(tmpdir(), 'billing-bench-runs-'));
+  const t = await createTestApp({ LOG_LEVEL: 'error', DB_PATH: join(workDir, 'bench.sqlite') });
   const peak = peakRss();
   try {
     // 2026-03-01 10:00 in Chicago: every subscription's first cycle starts now.
@@ -55,6 +61,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await t.close();
+    rmSync(workDir, { recursive: true, force: true });
   }
 }
 
