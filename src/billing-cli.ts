@@ -44,8 +44,8 @@ async function main(argv: string[]): Promise<number> {
     if (asOf) clock.set(asOf);
     const progress = new RunProgress(process.stdout, args.dryRun);
     const summary = await app.get(BillingRun).run(clock.now(), { dryRun: args.dryRun, listener: progress });
-    // Webhook deliveries the run queued go out before the process ends.
-    await app.get(JobQueue).drain();
+    // Webhook deliveries the run queued in-process go out before it ends; on Redis the workers send them.
+    if (config.redisUrl === undefined) await app.get(JobQueue).drain();
     progress.finish(summary);
     return summary.failures.length > 0 ? 1 : 0;
   } finally {
