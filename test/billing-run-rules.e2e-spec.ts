@@ -242,4 +242,16 @@ describe('billing run rules', () => {
     expect((second.line_items as Json[]).find((l) => l.is_usage)).toMatchObject({ line_usage: 8, line_total: 4 });
     expect(second.total).toBe(14);
   }, 120_000);
+
+  it('stops billing a cancelled subscription: at once, or from its cancel date on', async () => {
+    const now = await newSubscription([{ item_id: plan }]);
+    const later = await newSubscription([{ item_id: plan }]);
+    await run();
+    await t.post(`/api/v3/package/${now}?action=cancel`, {}).expect(200);
+    await t.post(`/api/v3/package/${later}?action=cancel`, { cancel_date: '2026-08-20' }).expect(200);
+    await moveClock(t, wall('2026-10-15'));
+    expect(await invoiceDates(now)).toEqual(['2026-07-02']);
+    // The Aug 2 cycle starts before the cancel date and is billed; Sep 2 and Oct 2 are not.
+    expect(await invoiceDates(later)).toEqual(['2026-07-02', '2026-08-02']);
+  }, 300_000);
 });
