@@ -254,4 +254,25 @@ describe('billing run rules', () => {
     // The Aug 2 cycle starts before the cancel date and is billed; Sep 2 and Oct 2 are not.
     expect(await invoiceDates(later)).toEqual(['2026-07-02', '2026-08-02']);
   }, 300_000);
+
+  it('a dry run writes nothing, not even the resume after a suspension', async () => {
+    const pkg = await newSubscription([{ item_id: plan }]);
+    await run();
+    await t
+      .post(`/api/v3/package/${pkg}?action=suspend`, {
+        suspendfrom_datetime: '2026-10-16 00:00:00',
+        suspendto_datetime: '2026-11-20 00:00:00',
+      })
+      .expect(200);
+    const next = async () => (await t.get(`/api/v3/package/${pkg}`).expect(200)).body.response.next_invoice_datetime;
+    expect(await next()).toBe(wall('2026-11-15'));
+    // Straight to Nov 21 (no due work on the way): the Nov 15 cycle fell in the suspension.
+    t.clock.set(new Date(wall('2026-11-21')));
+    const dry = await t.app.get(BillingRun).run(t.clock.now(), { dryRun: true });
+    expect(dry.failures).toEqual([]);
+    expect(await next()).toBe(wall('2026-11-15'));
+    await run();
+    expect(await next()).toBe(wall('2026-12-15'));
+    expect(await invoiceDates(pkg)).toEqual(['2026-10-15']);
+  }, 120_000);
 });

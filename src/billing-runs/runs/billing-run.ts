@@ -56,7 +56,7 @@ type UnitOutcome = { kind: 'invoiced'; invoice: RunInvoice } | { kind: 'moved' |
 
 /** Thrown at the end of a dry run's unit, so what it wrote is rolled back and what it built comes out. */
 class DryRunRollback extends Error {
-  constructor(readonly invoice: RunInvoice) {
+  constructor(readonly outcome: UnitOutcome) {
     super('dry run');
   }
 }
@@ -139,13 +139,14 @@ export class BillingRun {
           action.kind === 'bill' ? await this.cycleBilling.pullUsage(this.dataSource.manager, sub) : undefined;
         const outcome = await this.billCycle(id, sub.next_invoice_datetime!, asOf, usage, dryRun);
         if (outcome.kind === 'busy') return;
-        if (outcome.kind !== 'invoiced') continue;
-        summary.invoices++;
-        const total = summary.billed[outcome.invoice.currency] ?? ZERO;
-        summary.billed[outcome.invoice.currency] = total.plus(outcome.invoice.total);
-        listener.invoiced?.(outcome.invoice);
+        if (outcome.kind === 'invoiced') {
+          summary.invoices++;
+          const total = summary.billed[outcome.invoice.currency] ?? ZERO;
+          summary.billed[outcome.invoice.currency] = total.plus(outcome.invoice.total);
+          listener.invoiced?.(outcome.invoice);
+        }
         // A dry run wrote nothing, so the next cycle cannot be built on it.
-        if (dryRun) return;
+        if (dryRun && outcome.kind !== 'moved') return;
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -164,32 +165,43 @@ export class BillingRun {
   ): Promise<UnitOutcome> {
     try {
       return await this.uow.run(async (tx): Promise<UnitOutcome> => {
-        const sub = await lockForBilling(tx, id);
-        if (!sub) return { kind: 'busy' };
-        if (sub.next_invoice_datetime?.getTime() !== cycleStart.getTime()) return { kind: 'moved' };
-        const action = dueAction(sub, asOf, this.wire.timezone);
-        if (action.kind === 'none') return { kind: 'moved' };
-        if (action.kind === 'resume') {
-          await tx.manager.update(Subscription, id, { next_invoice_datetime: action.at });
-          const note = `Billing resumes on ${this.wire.datetime(action.at)} after the suspension`;
-          await this.revisions.record(tx, SYSTEM_CONTEXT, 'package', id, note);
-          return { kind: 'resumed' };
-        }
-        const date = accountDate(cycleStart, this.wire.timezone);
-        const invoiceId = await this.cycleBilling.billNextCycle(tx, SYSTEM_CONTEXT, sub, {
-          date,
-          usage,
-          allowEmpty: true,
-        });
-        if (invoiceId === null) return { kind: 'empty' };
-        const invoice = await this.describe(tx, sub, cycleStart, invoiceId);
-        if (dryRun) throw new DryRunRollback(invoice);
-        return { kind: 'invoiced', invoice };
+        const outcome = await this.billCycleIn(tx, id, cycleStart, asOf, usage);
+        if (dryRun && outcome.kind !== 'moved' && outcome.kind !== 'busy') throw new DryRunRollback(outcome);
+        return outcome;
       });
     } catch (error) {
-      if (error instanceof DryRunRollback) return { kind: 'invoiced', invoice: error.invoice };
+      if (error instanceof DryRunRollback) return error.outcome;
       throw error;
     }
+  }
+
+  /** The unit's body: bill, resume after a suspension, or nothing when another run got there first. */
+  private async billCycleIn(
+    tx: Tx,
+    id: number,
+    cycleStart: Date,
+    asOf: Date,
+    usage: ReadonlyMap<number, Decimal> | undefined,
+  ): Promise<UnitOutcome> {
+    const sub = await lockForBilling(tx, id);
+    if (!sub) return { kind: 'busy' };
+    if (sub.next_invoice_datetime?.getTime() !== cycleStart.getTime()) return { kind: 'moved' };
+    const action = dueAction(sub, asOf, this.wire.timezone);
+    if (action.kind === 'none') return { kind: 'moved' };
+    if (action.kind === 'resume') {
+      await tx.manager.update(Subscription, id, { next_invoice_datetime: action.at });
+      const note = `Billing resumes on ${this.wire.datetime(action.at)} after the suspension`;
+      await this.revisions.record(tx, SYSTEM_CONTEXT, 'package', id, note);
+      return { kind: 'resumed' };
+    }
+    const date = accountDate(cycleStart, this.wire.timezone);
+    const invoiceId = await this.cycleBilling.billNextCycle(tx, SYSTEM_CONTEXT, sub, {
+      date,
+      usage,
+      allowEmpty: true,
+    });
+    if (invoiceId === null) return { kind: 'empty' };
+    return { kind: 'invoiced', invoice: await this.describe(tx, sub, cycleStart, invoiceId) };
   }
 
   private async describe(tx: Tx, sub: Subscription, cycleStart: Date, invoiceId: number): Promise<RunInvoice> {
