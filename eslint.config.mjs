@@ -38,7 +38,8 @@ const MAY_IMPORT = {
   items: [...FOUNDATION, 'reference', 'billing', 'taxes'],
   invoices: CATALOG,
   subscriptions: BILLED,
-  usage: [...FOUNDATION, 'reference', 'billing', 'customers', 'items', 'subscriptions'],
+  // webhooks: the usage URL is called under the webhooks' target rules and pinned delivery.
+  usage: [...FOUNDATION, 'reference', 'billing', 'customers', 'items', 'subscriptions', 'webhooks'],
   quotes: [...BILLED, 'subscriptions'],
   transactions: [...BILLED, 'webhooks'],
   // Collection and dunning charge invoices through transactions/ (ChargeAttempts).
@@ -48,7 +49,7 @@ const MAY_IMPORT = {
 /** billing/ may use these parts of core/ and nothing else of src/. */
 const BILLING_MAY_IMPORT_FROM_CORE = ['money', 'time'];
 /** The composition root (src/*.ts): no folder of src/ imports it. */
-const ROOT_FILES = ['app.module', 'app.entities', 'main', 'configure-app', 'check-migrations'];
+const ROOT_FILES = ['app.module', 'app.entities', 'main', 'configure-app', 'check-migrations', 'billing-cli'];
 
 const srcEntries = (dir) => readdirSync(new URL(dir, import.meta.url), { withFileTypes: true });
 const FOLDERS = [

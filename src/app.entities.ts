@@ -2,6 +2,7 @@ import { InvoiceCollection } from 'src/billing-runs/collection/invoice-collectio
 import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
 import { QuoteLine } from 'src/quotes/entities/quote-line.entity';
 import { Quote } from 'src/quotes/entities/quote.entity';
+import { BillingCycle } from 'src/subscriptions/entities/billing-cycle.entity';
 import { PendingProration } from 'src/subscriptions/entities/pending-proration.entity';
 import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
@@ -93,6 +94,7 @@ export const APP_ENTITIES = [
   UsageRecord,
   SubscriptionLine,
   PendingProration,
+  BillingCycle,
   Quote,
   QuoteLine,
 ];

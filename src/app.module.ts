@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CollectionModule } from './billing-runs/collection/collection.module';
 import { NightlyModule } from './billing-runs/nightly/nightly.module';
+import { BillingRunsModule } from './billing-runs/runs/billing-runs.module';
 import { BulkModule } from './bulk/bulk.module';
 import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
@@ -74,6 +75,7 @@ export class AppModule implements OnModuleInit {
         OpsModule.forRoot(config),
         SubscriptionsModule,
         UsageModule,
+        BillingRunsModule,
         PortalModule,
         QuotesModule,
         CollectionModule,

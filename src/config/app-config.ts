@@ -46,6 +46,8 @@ export interface AppConfig {
   webhookSecurityToken?: string;
   webhookAllowPrivateTargets: boolean;
   usageUrl?: string;
+  /** No answer from USAGE_URL within this is a failure (DESIGN §6 "Usage": 10 s). */
+  usageUrlTimeoutMs: number;
   smtpUrl?: string;
   mailFrom: string;
   /** The business named on documents and mail; unset: the host of PUBLIC_URL. */

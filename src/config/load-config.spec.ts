@@ -27,6 +27,7 @@ describe('loadConfig', () => {
     expect(config.dunningCancelAfterLastRetry).toBe(false);
     expect(config.mailFrom).toBe('billing@localhost');
     expect(config.webhookAllowPrivateTargets).toBe(false);
+    expect(config.usageUrlTimeoutMs).toBe(10_000);
     expect(config.testClock).toBe(false);
     expect(config.logLevel).toBe('info');
     expect(config.apiUsername).toBeUndefined();
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
       WEBHOOK_SECURITY_TOKEN: 'tok',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'TRUE',
       USAGE_URL: 'https://usage.example.com',
+      USAGE_URL_TIMEOUT_MS: '2500',
       SMTP_URL: 'smtp://mail:25',
       BILLING_CRON: '0 * * * *',
       ACH_SETTLEMENT_DAYS: '5',
@@ -102,6 +104,7 @@ describe('loadConfig', () => {
       webhookSecurityToken: 'tok',
       webhookAllowPrivateTargets: true,
       usageUrl: 'https://usage.example.com',
+      usageUrlTimeoutMs: 2500,
       smtpUrl: 'smtp://mail:25',
       mailFrom: 'billing@billing.example.com',
       billingCron: '0 * * * *',

@@ -45,6 +45,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookSecurityToken: read.optional('WEBHOOK_SECURITY_TOKEN'),
     webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     usageUrl: read.optional('USAGE_URL'),
+    usageUrlTimeoutMs: read.int('USAGE_URL_TIMEOUT_MS', 10_000, 100, 600_000),
     smtpUrl: read.optional('SMTP_URL'),
     mailFrom: read.str('MAIL_FROM', `billing@${hostOf(publicUrl)}`),
     businessName: read.optional('BUSINESS_NAME'),

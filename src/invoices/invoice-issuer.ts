@@ -37,6 +37,8 @@ export interface InvoiceDraftLine {
   period?: { from: Date; to: Date };
   /** `proration` lines: the fraction of the cycle (9 places, DESIGN §6; negative to credit). */
   prorate?: Decimal;
+  /** `usage` lines: the usage counted over `period` (shown as `line_usage`). */
+  usage?: Decimal;
   package_line_id?: number | null;
 }
 
@@ -152,6 +154,7 @@ export function lineSpecOf(line: InvoiceDraftLine, index = 0): LineSpec {
     custom: line.custom ?? {},
     period: line.period,
     prorate: line.prorate,
+    usage: line.usage,
     package_line_id: line.package_line_id,
   };
 }

@@ -43,6 +43,8 @@ export interface LineSpec {
   period?: { from: Date; to: Date };
   /** The proration fraction of a `proration` line (9 places; negative for a credit). */
   prorate?: Decimal;
+  /** The usage a `usage` line bills (its `line_usage`). */
+  usage?: Decimal;
   package_line_id?: number | null;
 }
 
@@ -215,7 +217,7 @@ function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRo
     paycycle: setup ? 'one' : (spec.paycycle ?? 'one'),
     line_rate: price.rate,
     line_quantity: setup ? new Decimal(1) : (spec.line_quantity ?? new Decimal(1)),
-    line_usage: ZERO,
+    line_usage: origin === 'usage' ? (spec.usage ?? ZERO) : ZERO,
     line_prorate: origin === 'proration' ? (spec.prorate ?? null) : null,
     line_subtotal: price.amount,
     line_total: price.amount.plus(tax),

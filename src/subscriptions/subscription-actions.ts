@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
-import { In, IsNull, Not } from 'typeorm';
+import { DataSource, In, IsNull, Not } from 'typeorm';
 import { firstCycleStartOnOrAfter } from 'src/billing/cycles/cycle-calendar';
 import { Contact } from 'src/customers/entities/contact.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
@@ -8,6 +8,7 @@ import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
+import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { parseInputDate } from 'src/core/time/datetime-input';
 import { validateBody } from 'src/core/validation/validate-body';
@@ -25,9 +26,11 @@ import { SubscriptionEvents, SubscriptionEvent } from './subscription-events';
 import { parseSubscriptionLines } from './subscription-line-input';
 import { SubscriptionLineWriter } from './subscription-line-writer';
 import { lockedSubscriptionByRef } from './subscription-lock';
+import { SUBSCRIPTION_REF } from './subscription-ref';
 import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { ProrationCharge, SubscriptionProration } from './subscription-proration';
 import { SubscriptionInvoicing } from './subscription-invoicing';
+import { SubscriptionCycleBilling } from './subscription-cycle-billing';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { isCancelled, isSuspended, SUBSCRIPTION_STATUSES } from './subscription-status';
@@ -42,6 +45,7 @@ import { SubscriptionsService } from './subscriptions.service';
 export class SubscriptionActions {
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly wire: WireFormat,
     private readonly revisions: RevisionService,
@@ -53,6 +57,7 @@ export class SubscriptionActions {
     private readonly proration: SubscriptionProration,
     private readonly mrr: SubscriptionMrr,
     private readonly invoicing: SubscriptionInvoicing,
+    private readonly cycleBilling: SubscriptionCycleBilling,
     private readonly mail: MailService,
     private readonly templates: MailTemplates,
   ) {}
@@ -313,14 +318,17 @@ export class SubscriptionActions {
   private async invoice(ref: string, dto: InvoiceNowDto, ctx: RequestContext): Promise<true> {
     const date = dto.date === undefined ? undefined : parseInputDate(dto.date, this.wire.timezone);
     if (date === null) throw ApiError.badRequest('Invalid field "date": not a valid date.');
+    // Usage from USAGE_URL is asked before the unit (never inside it), for the cycle as read now.
+    const before = await findByPathRef(this.dataSource.manager, SUBSCRIPTION_REF, ref);
+    this.assertInvoiceable(before);
+    const usage = await this.cycleBilling.pullUsage(this.dataSource.manager, before);
     await this.uow.run(async (tx) => {
       const sub = await lockedSubscriptionByRef(tx, ref);
-      this.assertNotCancelled(sub, 'invoiced');
-      if (isSuspended(sub, this.clock.now())) throw ApiError.badRequest('This subscription is suspended.');
-      const invoiceId = await this.invoicing.issueNextCycle(tx, ctx, sub, date);
-      await this.mrr.refresh(tx.manager, sub.package_id);
-      await this.revisions.record(tx, ctx, 'package', sub.package_id, `Invoice ${invoiceId} issued`);
-      await this.events.record(tx, ctx, sub.package_id, ['generate']);
+      this.assertInvoiceable(sub);
+      if (usage && sub.next_invoice_datetime?.getTime() !== before.next_invoice_datetime?.getTime()) {
+        throw ApiError.badRequest('The subscription was billed meanwhile; try again.');
+      }
+      await this.cycleBilling.billNextCycle(tx, ctx, sub, { date, usage });
     });
     return true;
   }
@@ -411,6 +419,11 @@ export class SubscriptionActions {
     return {
       next_invoice_datetime: firstCycleStartOnOrAfter(sub.start_datetime, sub.paycycle, end, this.wire.timezone),
     };
+  }
+
+  private assertInvoiceable(sub: Subscription): void {
+    this.assertNotCancelled(sub, 'invoiced');
+    if (isSuspended(sub, this.clock.now())) throw ApiError.badRequest('This subscription is suspended.');
   }
 
   private assertNotCancelled(sub: Subscription, what: string): void {

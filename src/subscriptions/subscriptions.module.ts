@@ -14,6 +14,8 @@ import { SubscriptionCustomerFigures } from './subscription-customer-figures';
 import { SubscriptionInvoiceLinks } from './subscription-invoice-links';
 import { SubscriptionPaymethodLookup } from './subscription-paymethod-lookup';
 import { SubscriptionInvoicing } from './subscription-invoicing';
+import { SubscriptionCycleBilling } from './subscription-cycle-billing';
+import { SubscriptionUsage } from './subscription-usage';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionExpiry } from './subscription-expiry';
 import { SubscriptionOverdueStatus } from './subscription-overdue-status';
@@ -41,6 +43,8 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionMrr,
     SubscriptionExpiry,
     SubscriptionInvoicing,
+    SubscriptionCycleBilling,
+    SubscriptionUsage,
     SubscriptionCustomerFigures,
     SubscriptionInvoiceLinks,
     SubscriptionPaymethodLookup,
@@ -52,6 +56,8 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionReader,
     SubscriptionLineWriter,
     SubscriptionPaymethodLookup,
+    SubscriptionCycleBilling,
+    SubscriptionUsage,
   ],
 })
 export class SubscriptionsModule {}

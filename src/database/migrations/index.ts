@@ -14,6 +14,7 @@ import { UsageRecords1764000900000 } from './1764000900000-usage-records';
 import { IdempotencyKeys1764000100001 } from './1764000100001-idempotency-keys';
 import { Quotes1764000300001 } from './1764000300001-quotes';
 import { PackageMrr1764000300002 } from './1764000300002-package-mrr';
+import { BillingRuns1764001000000 } from './1764001000000-billing-runs';
 import { InvoiceCollections1764001100000 } from './1764001100000-invoice-collections';
 import { InvoiceOverdueIndex1764001200000 } from './1764001200000-invoice-overdue-index';
 
@@ -34,6 +35,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   IdempotencyKeys1764000100001,
   Quotes1764000300001,
   PackageMrr1764000300002,
+  BillingRuns1764001000000,
   InvoiceCollections1764001100000,
   InvoiceOverdueIndex1764001200000,
 ];

@@ -1,0 +1,124 @@
+/**
+ * Billing-run throughput: N due subscriptions (one flat line each, cloned in batched
+ * INSERTs) billed by one BillingRun as of their cycle start, in this process, beside a
+ * baseline in the same run (SQLite in a temporary file, or a scratch MariaDB database with
+ * BENCH_DB=mysql): a raw batched INSERT of the same rows (the invoices and invoice
+ * lines the run wrote, copied). Prints invoices/s for both, their ratio and the peak RSS.
+ *
+ *   BENCH_DB=mysql BENCH_SUBSCRIPTIONS=10000 npm run bench:billing
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { BillingRun } from 'src/billing-runs/runs/billing-run';
+import { insertRowsReturningIds } from 'src/database/insert-row';
+import { UnitOfWork } from 'src/database/unit-of-work';
+import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
+import { Invoice } from 'src/invoices/entities/invoice.entity';
+import { createId } from '../test/support/catalog-fixtures';
+import { cloneSubscriptions } from '../test/support/due-subscriptions';
+import { createTestApp, TestApp } from '../test/support/test-app';
+
+/** Invoices per baseline transaction, and per INSERT statement (SQLite's bound-variable limit). */
+const BATCH = 500;
+const ROWS_PER_INSERT = 100;
+
+async function main(): Promise<void> {
+  const count = Number(process.env.BENCH_SUBSCRIPTIONS ?? 2000);
+  if (!Number.isInteger(count) || count < 1) throw new Error('BENCH_SUBSCRIPTIONS must be a positive integer');
+  process.env.DB_TYPE = process.env.BENCH_DB === 'mysql' ? 'mysql' : 'sqlite';
+  // A SQLite file, not memory: the peak RSS is then the run's, not the database's.
+  const workDir = mkdtempSync(join(tmpdir(), 'billing-bench-runs-'));
+  const t = await createTestApp({ LOG_LEVEL: 'error', DB_PATH: join(workDir, 'bench.sqlite') });
+  const peak = peakRss();
+  try {
+    // 2026-03-01 10:00 in Chicago: every subscription's first cycle starts now.
+    const asOf = new Date('2026-03-01T16:00:00Z');
+    t.clock.set(asOf);
+    const template = await seedTemplate(t);
+    await cloneSubscriptions(t.dataSource, template, count - 1);
+
+    const started = performance.now();
+    const summary = await t.app.get(BillingRun).run(asOf);
+    const runSeconds = (performance.now() - started) / 1000;
+    if (summary.invoices !== count || summary.failures.length > 0) {
+      throw new Error(`the run billed ${summary.invoices} of ${count} (${summary.failures.length} failures)`);
+    }
+
+    const baselineSeconds = await copyInvoices(t.dataSource, t.app.get(UnitOfWork));
+    const runRate = count / runSeconds;
+    const baselineRate = count / baselineSeconds;
+    const versions: Array<{ v: string }> = await t.dataSource.query(
+      t.config.db.type === 'mysql' ? 'SELECT VERSION() AS v' : 'SELECT sqlite_version() AS v',
+    );
+    const version = versions[0].v;
+    process.stdout.write(
+      `${t.config.db.type} ${version}: ${count} due subscriptions: billing run ${runSeconds.toFixed(1)} s = ` +
+        `${Math.round(runRate)} invoices/s; raw batched INSERT of the same rows ${baselineSeconds.toFixed(2)} s = ` +
+        `${Math.round(baselineRate)} invoices/s; ratio ${(runRate / baselineRate).toFixed(3)}; ` +
+        `peak RSS ${Math.round(peak.stop() / 1024 / 1024)} MB\n`,
+    );
+  } finally {
+    await t.close();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+async function seedTemplate(t: TestApp): Promise<number> {
+  const plan = await createId(t, '/api/v3/item', { name: 'Plan', pricemodel: { pricemodel: 'fla', base: 10 } });
+  const customer = await createId(t, '/api/v3/customer', { company: 'Bench subscriptions' });
+  return createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: plan }] });
+}
+
+/** The baseline: the run's invoices and lines written again as copies, BATCH invoices per transaction. */
+async function copyInvoices(dataSource: DataSource, uow: UnitOfWork): Promise<number> {
+  const invoices = await dataSource.manager.find(Invoice, { order: { invoice_id: 'ASC' } });
+  const lines = await dataSource.manager.find(InvoiceLine, {
+    where: { invoice_id: In(invoices.map((i) => i.invoice_id).slice(0, 1)) },
+  });
+  const started = performance.now();
+  for (let at = 0; at < invoices.length; at += BATCH) {
+    const batch = invoices.slice(at, at + BATCH);
+    await uow.run(async (tx) => {
+      for (let row = 0; row < batch.length; row += ROWS_PER_INSERT) {
+        await copyBatch(tx.manager, batch.slice(row, row + ROWS_PER_INSERT), lines);
+      }
+    });
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function copyBatch(m: EntityManager, invoices: Invoice[], lineTemplate: InvoiceLine[]): Promise<void> {
+  const ids = await insertRowsReturningIds(
+    m,
+    Invoice,
+    invoices.map(({ invoice_id: _id, ...row }, i) => ({
+      ...row,
+      token: `c${_id}x${i}`.slice(0, 12),
+      external_key: null,
+    })),
+  );
+  await insertRowsReturningIds(
+    m,
+    InvoiceLine,
+    ids.flatMap((invoice_id) => lineTemplate.map(({ line_item_id: _line, ...line }) => ({ ...line, invoice_id }))),
+  );
+}
+
+/** The largest resident set seen while it runs (sampled every 50 ms). */
+function peakRss(): { stop(): number } {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage().rss);
+    },
+  };
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

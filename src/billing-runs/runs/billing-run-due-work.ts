@@ -1,0 +1,43 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { JobQueue } from 'src/core/jobs/job-queue';
+import { DueWork } from 'src/core/schedule/due-work';
+import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
+import { BillingRun } from './billing-run';
+import { nextCycleStartAfter } from './due-subscriptions';
+
+export const BILLING_RUN_JOB = 'billing.run';
+
+/**
+ * Billing runs as due work (DESIGN §6): on BILLING_CRON a tick only queues the run as of its
+ * moment (the job id makes a repeated tick one job); a worker runs it. The next due moment
+ * is the earliest next cycle start, so the test clock bills each cycle as of its own start.
+ */
+@Injectable()
+export class BillingRunDueWork implements DueWork, OnModuleInit {
+  readonly name = BILLING_RUN_JOB;
+  readonly trigger = { kind: 'billing-cron' } as const;
+
+  constructor(
+    private readonly registry: DueWorkRegistry,
+    private readonly jobs: JobQueue,
+    private readonly dataSource: DataSource,
+    private readonly run: BillingRun,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(BILLING_RUN_JOB, async (payload) => {
+      await this.run.run(new Date(String(payload.asOf)));
+    });
+    this.registry.register(this);
+  }
+
+  async runDue(asOf: Date): Promise<void> {
+    const at = asOf.toISOString();
+    await this.jobs.enqueue(BILLING_RUN_JOB, { asOf: at }, { jobId: `${BILLING_RUN_JOB}-${at}` });
+  }
+
+  nextDueAfter(after: Date): Promise<Date | null> {
+    return nextCycleStartAfter(this.dataSource.manager, after);
+  }
+}

@@ -1,0 +1,255 @@
+import { Injectable, Logger } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { DataSource, MoreThan } from 'typeorm';
+import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
+import { ZERO } from 'src/core/money/decimal';
+import { RevisionService } from 'src/core/revisions/revision.service';
+import { accountDate } from 'src/core/time/account-date';
+import { WireFormat } from 'src/core/wire/wire-format';
+import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
+import { Invoice } from 'src/invoices/entities/invoice.entity';
+import { ReferenceService } from 'src/reference/reference.service';
+import { Subscription } from 'src/subscriptions/entities/subscription.entity';
+import { SubscriptionCycleBilling } from 'src/subscriptions/subscription-cycle-billing';
+import { dueAction } from './due-action';
+import { dueSubscriptions } from './due-subscriptions';
+
+/** Due subscriptions read per query: bounded memory however many are due. */
+const BATCH = 500;
+/** Subscriptions billed at once: their units share group commits (SQLite) or use the pool (MySQL). */
+const CONCURRENCY = 4;
+/** A run as of a moment long after the last one bills every cycle up to it, but never loops forever. */
+const MAX_CYCLES_PER_SUBSCRIPTION = 1000;
+
+/** One invoice a run wrote (or, in a dry run, would write). */
+export interface RunInvoice {
+  packageId: number;
+  customerId: number;
+  cycleStart: Date;
+  invoiceId: number | null;
+  date: string;
+  currency: string;
+  total: Decimal;
+  lines: Array<{ descrip: string | null; origin: string; amount: Decimal }>;
+}
+
+export interface BillingRunSummary {
+  asOf: Date;
+  dryRun: boolean;
+  /** Subscriptions that were due when the run started. */
+  due: number;
+  invoices: number;
+  /** Total billed per currency (ISO 4217). */
+  billed: Record<string, Decimal>;
+  failures: Array<{ packageId: number; reason: string }>;
+}
+
+export interface BillingRunListener {
+  started?(due: number): void;
+  /** After each subscription (billed, skipped or failed). */
+  progressed?(done: number, due: number): void;
+  invoiced?(invoice: RunInvoice): void;
+}
+
+type UnitOutcome = { kind: 'invoiced'; invoice: RunInvoice } | { kind: 'moved' | 'busy' | 'resumed' | 'empty' };
+
+/** Thrown at the end of a dry run's unit, so what it wrote is rolled back and what it built comes out. */
+class DryRunRollback extends Error {
+  constructor(readonly outcome: UnitOutcome) {
+    super('dry run');
+  }
+}
+
+/**
+ * A billing run as of a moment (DESIGN §6 "Billing runs"): every subscription whose next
+ * cycle has started is billed, each cycle in ONE unit of its own (the invoice with its
+ * invoice/insert, the advance of `next_invoice_datetime`, `expire_recurs`, package/generate
+ * and the `billing_cycle` key). The unit re-reads the subscription under its row lock
+ * (MySQL/MariaDB: `FOR UPDATE SKIP LOCKED`, so a second worker skips a row the first is
+ * billing; SQLite has one writer) and bills only if the cycle it was asked to bill is
+ * still the next one, so runs on several workers at once, or a run repeated after a crash,
+ * bill each cycle exactly once. Usage is pulled from USAGE_URL (when set) before the unit. A failure
+ * is logged for its subscription and the run goes on.
+ */
+@Injectable()
+export class BillingRun {
+  private readonly logger = new Logger('BillingRun');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly wire: WireFormat,
+    private readonly reference: ReferenceService,
+    private readonly revisions: RevisionService,
+    private readonly cycleBilling: SubscriptionCycleBilling,
+  ) {}
+
+  async run(asOf: Date, options: { dryRun?: boolean; listener?: BillingRunListener } = {}): Promise<BillingRunSummary> {
+    const dryRun = options.dryRun ?? false;
+    const listener = options.listener ?? {};
+    const summary: BillingRunSummary = { asOf, dryRun, due: 0, invoices: 0, billed: {}, failures: [] };
+    summary.due = await dueSubscriptions(this.dataSource.manager, asOf).getCount();
+    listener.started?.(summary.due);
+    let done = 0;
+    let afterId = 0;
+    for (;;) {
+      const batch = await dueSubscriptions(this.dataSource.manager, asOf)
+        .select('p.package_id')
+        .andWhere({ package_id: MoreThan(afterId) })
+        .orderBy('p.package_id', 'ASC')
+        .limit(BATCH)
+        .getMany();
+      if (batch.length === 0) break;
+      afterId = batch[batch.length - 1].package_id;
+      await inParallel(
+        batch.map((s) => s.package_id),
+        CONCURRENCY,
+        async (id) => {
+          await this.billSubscription(id, asOf, dryRun, summary, listener);
+          done++;
+          listener.progressed?.(done, Math.max(done, summary.due));
+        },
+      );
+    }
+    if (summary.due > 0 || summary.failures.length > 0) {
+      this.logger.log(
+        `Billing run as of ${asOf.toISOString()}${dryRun ? ' (dry run)' : ''}: ${summary.invoices} invoices, ` +
+          `${summary.failures.length} failures, billed ${describeTotals(summary.billed)}`,
+      );
+    }
+    return summary;
+  }
+
+  /** Every cycle of one subscription due as of `asOf`, each in its own unit; a failure is logged and kept. */
+  private async billSubscription(
+    id: number,
+    asOf: Date,
+    dryRun: boolean,
+    summary: BillingRunSummary,
+    listener: BillingRunListener,
+  ): Promise<void> {
+    try {
+      for (let cycles = 0; cycles < MAX_CYCLES_PER_SUBSCRIPTION; cycles++) {
+        const sub = await this.dataSource.manager.findOneBy(Subscription, { package_id: id });
+        if (!sub) return;
+        const action = dueAction(sub, asOf, this.wire.timezone);
+        if (action.kind === 'none') return;
+        const usage =
+          action.kind === 'bill' ? await this.cycleBilling.pullUsage(this.dataSource.manager, sub) : undefined;
+        const outcome = await this.billCycle(id, sub.next_invoice_datetime!, asOf, usage, dryRun);
+        if (outcome.kind === 'busy') return;
+        if (outcome.kind === 'invoiced') {
+          summary.invoices++;
+          const total = summary.billed[outcome.invoice.currency] ?? ZERO;
+          summary.billed[outcome.invoice.currency] = total.plus(outcome.invoice.total);
+          listener.invoiced?.(outcome.invoice);
+        }
+        // A dry run wrote nothing, so the next cycle cannot be built on it.
+        if (dryRun && outcome.kind !== 'moved') return;
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      summary.failures.push({ packageId: id, reason });
+      this.logger.error(`Subscription ${id} not billed as of ${asOf.toISOString()}: ${reason}`);
+    }
+  }
+
+  /** The unit of one cycle: a no-op unless `cycleStart` is still the subscription's next cycle. */
+  private async billCycle(
+    id: number,
+    cycleStart: Date,
+    asOf: Date,
+    usage: ReadonlyMap<number, Decimal> | undefined,
+    dryRun: boolean,
+  ): Promise<UnitOutcome> {
+    try {
+      return await this.uow.run(async (tx): Promise<UnitOutcome> => {
+        const outcome = await this.billCycleIn(tx, id, cycleStart, asOf, usage);
+        if (dryRun && outcome.kind !== 'moved' && outcome.kind !== 'busy') throw new DryRunRollback(outcome);
+        return outcome;
+      });
+    } catch (error) {
+      if (error instanceof DryRunRollback) return error.outcome;
+      throw error;
+    }
+  }
+
+  /** The unit's body: bill, resume after a suspension, or nothing when another run got there first. */
+  private async billCycleIn(
+    tx: Tx,
+    id: number,
+    cycleStart: Date,
+    asOf: Date,
+    usage: ReadonlyMap<number, Decimal> | undefined,
+  ): Promise<UnitOutcome> {
+    const sub = await lockForBilling(tx, id);
+    if (!sub) return { kind: 'busy' };
+    if (sub.next_invoice_datetime?.getTime() !== cycleStart.getTime()) return { kind: 'moved' };
+    const action = dueAction(sub, asOf, this.wire.timezone);
+    if (action.kind === 'none') return { kind: 'moved' };
+    if (action.kind === 'resume') {
+      await tx.manager.update(Subscription, id, { next_invoice_datetime: action.at });
+      const note = `Billing resumes on ${this.wire.datetime(action.at)} after the suspension`;
+      await this.revisions.record(tx, SYSTEM_CONTEXT, 'package', id, note);
+      return { kind: 'resumed' };
+    }
+    const date = accountDate(cycleStart, this.wire.timezone);
+    const invoiceId = await this.cycleBilling.billNextCycle(tx, SYSTEM_CONTEXT, sub, {
+      date,
+      usage,
+      allowEmpty: true,
+    });
+    if (invoiceId === null) return { kind: 'empty' };
+    return { kind: 'invoiced', invoice: await this.describe(tx, sub, cycleStart, invoiceId) };
+  }
+
+  private async describe(tx: Tx, sub: Subscription, cycleStart: Date, invoiceId: number): Promise<RunInvoice> {
+    const invoice = await tx.manager.findOneByOrFail(Invoice, { invoice_id: invoiceId });
+    const lines = await tx.manager.find(InvoiceLine, {
+      where: { invoice_id: invoiceId },
+      order: { sort_order: 'ASC' },
+    });
+    return {
+      packageId: sub.package_id,
+      customerId: sub.customer_id,
+      cycleStart,
+      invoiceId,
+      date: invoice.date,
+      currency: this.reference.currency(invoice.currency_id)?.currency_iso4217 ?? String(invoice.currency_id),
+      total: invoice.total,
+      lines: lines.map((l) => ({ descrip: l.descrip, origin: l.line_origin, amount: l.line_subtotal })),
+    };
+  }
+}
+
+/**
+ * The subscription under its row lock: on MySQL/MariaDB null when another worker holds it
+ * (SKIP LOCKED: that worker is billing it); SQLite has one writer, so a plain read.
+ */
+async function lockForBilling(tx: Tx, id: number): Promise<Subscription | null> {
+  const m = tx.manager;
+  if (m.connection.options.type === 'mysql') {
+    const rows: unknown[] = await m.query(
+      'SELECT package_id FROM package WHERE package_id = ? FOR UPDATE SKIP LOCKED',
+      [id],
+    );
+    if (rows.length === 0) return null;
+  }
+  return m.findOneBy(Subscription, { package_id: id });
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+export function describeTotals(billed: Record<string, Decimal>): string {
+  const entries = Object.entries(billed);
+  if (entries.length === 0) return 'nothing';
+  return entries.map(([currency, total]) => `${total.toFixed(2)} ${currency}`).join(', ');
+}
