@@ -11,4 +11,12 @@ describe('bench readOptions', () => {
       'BENCH_SCENARIOS must list some of read, list, create (got "list,delete")',
     );
   });
+
+  it('gives bulk requests their own connection count, 4 unless BENCH_BULK_CONNECTIONS says', () => {
+    expect(readOptions({}).bulkConnections).toBe(4);
+    expect(readOptions({ BENCH_BULK_CONNECTIONS: '8' }).bulkConnections).toBe(8);
+    expect(() => readOptions({ BENCH_BULK_CONNECTIONS: '0' })).toThrow(
+      'BENCH_BULK_CONNECTIONS must be an integer >= 1',
+    );
+  });
 });

@@ -22,6 +22,8 @@ export interface BenchOptions {
   /** Unmeasured seconds before each measurement. */
   warmupSeconds: number;
   connections: number;
+  /** Concurrent connections for requests of many records (`npm run bench:usage`'s bulk). */
+  bulkConnections: number;
   customers: number;
   /** Keep the temporary folder and the scratch database for inspection. */
   keep: boolean;
@@ -47,6 +49,7 @@ export function readOptions(env: Env = process.env): BenchOptions {
     rounds: readInt(env, 'BENCH_ROUNDS', 3, 1),
     warmupSeconds: readInt(env, 'BENCH_WARMUP', 2, 0),
     connections: readInt(env, 'BENCH_CONNECTIONS', 32, 1),
+    bulkConnections: readInt(env, 'BENCH_BULK_CONNECTIONS', 4, 1),
     customers: readInt(env, 'BENCH_CUSTOMERS', 100_000, 1),
     keep: env.BENCH_KEEP === '1',
     scenarios: readScenarios(env.BENCH_SCENARIOS),
