@@ -19,4 +19,10 @@ describe('bench readOptions', () => {
       'BENCH_BULK_CONNECTIONS must be an integer >= 1',
     );
   });
+
+  it('names the scratch MySQL database billing_bench unless BENCH_MYSQL_DATABASE says, a plain identifier', () => {
+    expect(readOptions({}).mysql.database).toBe('billing_bench');
+    expect(readOptions({ BENCH_MYSQL_DATABASE: 'billing_bench_usage' }).mysql.database).toBe('billing_bench_usage');
+    expect(() => readOptions({ BENCH_MYSQL_DATABASE: 'x`; DROP' })).toThrow('BENCH_MYSQL_DATABASE must be');
+  });
 });

@@ -43,7 +43,7 @@ export function readOptions(env: Env = process.env): BenchOptions {
       port: readInt(env, 'BENCH_MYSQL_PORT', 3306, 1),
       user: env.BENCH_MYSQL_USER ?? 'root',
       password: env.BENCH_MYSQL_PASSWORD ?? '',
-      database: 'billing_bench',
+      database: readDatabaseName(env.BENCH_MYSQL_DATABASE),
     },
     seconds: readInt(env, 'BENCH_SECONDS', 5, 1),
     rounds: readInt(env, 'BENCH_ROUNDS', 3, 1),
@@ -55,6 +55,16 @@ export function readOptions(env: Env = process.env): BenchOptions {
     scenarios: readScenarios(env.BENCH_SCENARIOS),
     serverNodeArgs: (env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter((arg) => arg !== ''),
   };
+}
+
+/** The scratch database: its own name per concurrent run (sessions sharing one MariaDB drop each other's). */
+function readDatabaseName(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'billing_bench';
+  // Interpolated into CREATE/DROP DATABASE: a plain identifier only.
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(raw)) {
+    throw new Error(`BENCH_MYSQL_DATABASE must be letters, digits and _ (got "${raw}")`);
+  }
+  return raw;
 }
 
 function readDbType(raw: string | undefined): BenchDbType {

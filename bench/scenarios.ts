@@ -18,6 +18,8 @@ export interface Scenario<K extends string = string> {
   next(): BenchRequest;
   /** Checks one decoded answer during the smoke test; returns a problem or null. */
   check(envelope: { response?: unknown }): string | null;
+  /** Check every answer under load too, counting failures as non-2xx (a 2xx can hide refused work). */
+  checkEveryAnswer?: boolean;
 }
 
 export const SCENARIO_KEYS = ['read', 'list', 'create'] as const;
@@ -117,6 +119,7 @@ export function usageScenarios(lineIds: readonly number[], bulkSize: number): Sc
         body: JSON.stringify(Array.from({ length: bulkSize }, record)),
       }),
       check: (e) => bulkProblem(e.response, bulkSize),
+      checkEveryAnswer: true,
     },
     {
       key: 'single',
