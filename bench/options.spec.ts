@@ -25,4 +25,12 @@ describe('bench readOptions', () => {
     expect(readOptions({ BENCH_MYSQL_DATABASE: 'billing_bench_usage' }).mysql.database).toBe('billing_bench_usage');
     expect(() => readOptions({ BENCH_MYSQL_DATABASE: 'x`; DROP' })).toThrow('BENCH_MYSQL_DATABASE must be');
   });
+
+  it('runs both usage scenarios unless BENCH_USAGE_SCENARIOS names one', () => {
+    expect(readOptions({}).usageScenarios).toEqual(['bulk', 'single']);
+    expect(readOptions({ BENCH_USAGE_SCENARIOS: 'single' }).usageScenarios).toEqual(['single']);
+    expect(() => readOptions({ BENCH_USAGE_SCENARIOS: 'read' })).toThrow(
+      'BENCH_USAGE_SCENARIOS must list some of bulk, single (got "read")',
+    );
+  });
 });
