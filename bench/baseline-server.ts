@@ -1,7 +1,8 @@
 /**
  * The benchmark baseline: a bare Express app over the same database as the real server,
- * with the same three customer routes done minimally but honestly (Basic auth checked with
- * a SHA-256 compare, parameterised SQL, the JSON envelope). No Nest, no TypeORM, no
+ * with the same three customer routes and the usage push (one record, or a bulk in one
+ * INSERT) done minimally but honestly (Basic auth checked with a SHA-256 compare, the
+ * metered line looked up, parameterised SQL, the JSON envelope). No Nest, no TypeORM, no
  * presentation of derived fields, no revisions or events.
  *
  * Self-contained on purpose (imports packages only): bench/run.ts transpiles it to plain
@@ -26,6 +27,20 @@ interface NewCustomer {
   now: string;
 }
 
+/** The subscription and customer of a metered line. */
+interface UsageTarget {
+  package_id: number;
+  customer_id: number;
+}
+
+interface NewUsage extends UsageTarget {
+  line_item_id: number;
+  usage_value: string;
+  type: string;
+  external_key: string | null;
+  now: string;
+}
+
 /** The little the baseline needs from a database. */
 interface Store {
   credentialDigest(username: string): Promise<Buffer | null>;
@@ -33,6 +48,10 @@ interface Store {
   customersByState(state: string, limit: number): Promise<Row[]>;
   /** Returns the new id, or null when the external key is taken. */
   insertCustomer(customer: NewCustomer): Promise<number | null>;
+  /** The metered lines among `lineIds`, by id. */
+  usageTargets(lineIds: number[]): Promise<Map<number, UsageTarget>>;
+  /** Inserts the rows at once and returns their ids in order, or null when an external key is taken. */
+  insertUsage(rows: NewUsage[]): Promise<number[] | null>;
 }
 
 const SELECT_BY_ID = 'SELECT * FROM customer WHERE customer_id = ? AND deleted_datetime IS NULL';
@@ -41,12 +60,29 @@ const SELECT_BY_STATE =
 const INSERT = `INSERT INTO customer (token, external_key, company, bill_state, customer_status_str,
   write_datetime, write_ipaddr, mod_datetime, mod_ipaddr) VALUES (?, ?, ?, ?, 'active-current', ?, ?, ?, ?)`;
 const SELECT_CREDENTIAL = 'SELECT secret_sha256 FROM api_credential WHERE username = ?';
+const SELECT_USAGE_TARGETS = `SELECT pl.line_item_id, pl.package_id, p.customer_id FROM package_line pl
+  JOIN package p ON p.package_id = pl.package_id JOIN item i ON i.item_id = pl.item_id
+  WHERE i.is_usage = 1 AND pl.cancel_datetime IS NULL AND pl.line_item_id IN`;
+const USAGE_COLUMNS = `line_item_id, package_id, customer_id, usage_value, type, options, from_datetime,
+  to_datetime, external_key, write_datetime`;
+
+function usageValues(u: NewUsage): unknown[] {
+  return [u.line_item_id, u.package_id, u.customer_id, u.usage_value, u.type, '', u.now, u.now, u.external_key, u.now];
+}
+
+function targetsById(rows: Row[]): Map<number, UsageTarget> {
+  return new Map(
+    rows.map((r) => [Number(r.line_item_id), { package_id: Number(r.package_id), customer_id: Number(r.customer_id) }]),
+  );
+}
 
 class SqliteStore implements Store {
   private readonly byId: Database.Statement<[number], Row>;
   private readonly byState: Database.Statement<[string, number], Row>;
   private readonly insert: Database.Statement<unknown[]>;
   private readonly credential: Database.Statement<[string], { secret_sha256: string }>;
+  private readonly targets: Database.Statement<[string], Row>;
+  private readonly insertUsageRows: (rows: NewUsage[]) => number[];
 
   constructor(path: string) {
     const db = new Database(path);
@@ -58,6 +94,13 @@ class SqliteStore implements Store {
     this.byState = db.prepare(SELECT_BY_STATE);
     this.insert = db.prepare(INSERT);
     this.credential = db.prepare(SELECT_CREDENTIAL);
+    // One statement for any number of ids: they come as a JSON array.
+    this.targets = db.prepare(`${SELECT_USAGE_TARGETS} (SELECT value FROM json_each(?))`);
+    const insertUsage = db.prepare(`INSERT INTO usage_record (${USAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    // Every row in one transaction: one commit (one sync) per request, as a batched INSERT.
+    this.insertUsageRows = db.transaction((rows: NewUsage[]) =>
+      rows.map((u) => Number(insertUsage.run(...usageValues(u)).lastInsertRowid)),
+    );
   }
 
   credentialDigest(username: string): Promise<Buffer | null> {
@@ -77,6 +120,19 @@ class SqliteStore implements Store {
     try {
       const info = this.insert.run(c.token, c.external_key, c.company, c.bill_state, c.now, c.ip, c.now, c.ip);
       return Promise.resolve(Number(info.lastInsertRowid));
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return Promise.resolve(null);
+      throw error;
+    }
+  }
+
+  usageTargets(lineIds: number[]): Promise<Map<number, UsageTarget>> {
+    return Promise.resolve(targetsById(this.targets.all(JSON.stringify(lineIds))));
+  }
+
+  insertUsage(rows: NewUsage[]): Promise<number[] | null> {
+    try {
+      return Promise.resolve(this.insertUsageRows(rows));
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return Promise.resolve(null);
       throw error;
@@ -134,6 +190,24 @@ class MysqlStore implements Store {
       throw error;
     }
   }
+
+  async usageTargets(lineIds: number[]): Promise<Map<number, UsageTarget>> {
+    const [rows] = await this.pool.query<RowDataPacket[]>(`${SELECT_USAGE_TARGETS} (?)`, [lineIds]);
+    return targetsById(rows);
+  }
+
+  /** One multi-row INSERT (atomic on its own); MariaDB gives it consecutive ids from insertId. */
+  async insertUsage(rows: NewUsage[]): Promise<number[] | null> {
+    try {
+      const [result] = await this.pool.query<ResultSetHeader>(`INSERT INTO usage_record (${USAGE_COLUMNS}) VALUES ?`, [
+        rows.map(usageValues),
+      ]);
+      return rows.map((_, i) => result.insertId + i);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ER_DUP_ENTRY') return null;
+      throw error;
+    }
+  }
 }
 
 function envelope(code: number, response: unknown): Row {
@@ -176,6 +250,54 @@ function optionalString(body: Row, field: string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw new TypeError(`Field "${field}" must be a string.`);
   return value;
+}
+
+const MAX_BULK_USAGE = 1000;
+const USAGE_TYPES = ['add', 'max', 'lat'];
+
+/** A usage record's fields (by `line_item_id` only), or what is wrong with it. */
+function parseUsage(raw: unknown, now: string): Omit<NewUsage, keyof UsageTarget> | string {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'A usage record must be a JSON object.';
+  const fields = raw as Row;
+  const line = fields.line_item_id;
+  if (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 1) {
+    return 'Invalid field "line_item_id": must be a positive integer.';
+  }
+  const value = fields.usage_value;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    return 'Invalid field "usage_value": must be a number of at least 0.';
+  }
+  const type = fields.type ?? 'add';
+  if (typeof type !== 'string' || !USAGE_TYPES.includes(type)) return 'Invalid field "type".';
+  try {
+    return {
+      line_item_id: line,
+      usage_value: String(value),
+      type,
+      external_key: optionalString(fields, 'external_key'),
+      now,
+    };
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** Each record parsed and its line looked up (one query); the good ones inserted at once. */
+async function recordUsage(store: Store, records: unknown[]): Promise<Array<number | string> | null> {
+  const now = sqlUtcNow();
+  const parsed = records.map((raw) => parseUsage(raw, now));
+  const lineIds = [...new Set(parsed.flatMap((p) => (typeof p === 'string' ? [] : [p.line_item_id])))];
+  const targets = lineIds.length ? await store.usageTargets(lineIds) : new Map<number, UsageTarget>();
+  const outcomes: Array<number | string | NewUsage> = parsed.map((p) => {
+    if (typeof p === 'string') return p;
+    const target = targets.get(p.line_item_id);
+    return target ? { ...p, ...target } : `Field "line_item_id": no metered line with id ${p.line_item_id}.`;
+  });
+  const rows = outcomes.filter((o): o is NewUsage => typeof o === 'object');
+  const ids = rows.length ? await store.insertUsage(rows) : [];
+  if (ids === null) return null;
+  let next = 0;
+  return outcomes.map((o) => (typeof o === 'object' ? ids[next++] : o));
 }
 
 function parseListQuery(query: Request['query']): { state: string; limit: number } | string {
@@ -225,6 +347,35 @@ function routes(store: Store, publicUrl: string): express.Router {
     const id = await store.insertCustomer(customer);
     if (id === null) return sendError(res, 400, 'Field "external_key": this external key is already in use.');
     res.status(201).location(`${publicUrl}/api/v3/customer/${id}`).json(envelope(201, { id }));
+  });
+
+  router.post('/api/v3/usage', async (req: Request, res: Response) => {
+    const bulk = req.query.action === 'bulk';
+    const body: unknown = req.body;
+    const records = bulk ? body : [body];
+    if (!Array.isArray(records) || records.length === 0 || records.length > MAX_BULK_USAGE) {
+      return sendError(res, 400, `The request body must be a JSON array of 1 to ${MAX_BULK_USAGE} usage records.`);
+    }
+    const outcomes = await recordUsage(store, records);
+    if (outcomes === null) return sendError(res, 400, 'Field "external_key": a usage external key is already in use.');
+    if (!bulk) {
+      const [outcome] = outcomes;
+      if (typeof outcome === 'string') return sendError(res, 400, outcome);
+      return res
+        .status(201)
+        .location(`${publicUrl}/api/v3/usage/${outcome}`)
+        .json(envelope(201, { id: outcome }));
+    }
+    res.json(
+      envelope(
+        200,
+        outcomes.map((o) =>
+          typeof o === 'number'
+            ? { code: 201, status: 'OK', message: '', response: { id: o } }
+            : { code: 400, status: 'Error', message: o, response: false },
+        ),
+      ),
+    );
   });
 
   return router;

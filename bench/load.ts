@@ -13,7 +13,7 @@ export interface Measurement {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
-  /** Answers whose status was not 2xx. */
+  /** Answers whose status was not 2xx, and (scenarios with `checkEveryAnswer`) answers whose body failed the check. */
   non2xx: number;
   /** Connection errors and timeouts. */
   errors: number;
@@ -45,12 +45,13 @@ export async function warmUp(baseUrl: string, scenario: Scenario, settings: Load
 
 /** One measured run (the caller warms up first). */
 export async function measure(baseUrl: string, scenario: Scenario, settings: LoadSettings): Promise<Measurement> {
-  const result = await runLoad(baseUrl, scenario, settings, settings.seconds);
+  let failedChecks = 0;
+  const result = await runLoad(baseUrl, scenario, settings, settings.seconds, () => failedChecks++);
   return {
     reqPerSec: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
+    non2xx: result.non2xx + failedChecks,
     errors: result.errors,
     completed: result.requests.total,
   };
@@ -61,7 +62,16 @@ function runLoad(
   scenario: Scenario,
   settings: LoadSettings,
   seconds: number,
+  onFailedCheck: () => void = () => undefined,
 ): Promise<autocannon.Result> {
+  // A 2xx whose body says the work was not done (a bulk's refused records) is a failure too.
+  const onResponse = scenario.checkEveryAnswer
+    ? (status: number, body: string): void => {
+        if (status === scenario.expectedStatus && scenario.check(JSON.parse(body) as { response?: unknown }) !== null) {
+          onFailedCheck();
+        }
+      }
+    : undefined;
   return autocannon({
     url: baseUrl,
     connections: settings.connections,
@@ -72,6 +82,7 @@ function runLoad(
     requests: [
       {
         setupRequest: (request: autocannon.Request): autocannon.Request => ({ ...request, ...scenario.next() }),
+        onResponse,
       },
     ],
   });

@@ -9,27 +9,25 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { benchDatabase, BenchDatabase } from './bench-database';
-import { ChildServer, freePort, startChildServer } from './child-server';
+import { join } from 'node:path';
+import { benchDatabase } from './bench-database';
+import { ChildServer } from './child-server';
+import { basicAuthorization, SERVER_SCRIPT, startServer } from './harness';
 import { LoadSettings, measure, smokeTest, warmUp } from './load';
 import { readOptions } from './options';
 import { Scenario } from './scenarios';
 
-const ROOT = resolve(__dirname, '..');
-const USERNAME = 'bench';
-
 async function main(): Promise<void> {
   const options = readOptions({ BENCH_CONNECTIONS: '16', ...process.env });
-  const script = resolve(process.env.BENCH_SERVER_SCRIPT ?? join(ROOT, 'dist', 'main.js'));
+  const script = SERVER_SCRIPT;
   const workDir = mkdtempSync(join(tmpdir(), 'billing-bench-pay-'));
   const database = benchDatabase(options, workDir);
   const password = randomBytes(18).toString('base64url');
-  const authorization = `Basic ${Buffer.from(`${USERNAME}:${password}`).toString('base64')}`;
+  const authorization = basicAuthorization(password);
   let server: ChildServer | null = null;
   try {
     await database.create();
-    server = await startServer(script, database, password);
+    server = await startServer(database, password, [], script);
     const customer = await fetch(`${server.url}/api/v3/customer`, {
       method: 'POST',
       headers: { authorization, 'content-type': 'application/json' },
@@ -72,7 +70,7 @@ function payScenario(customerId: number): Scenario {
     paymethods: [{ number: '4242424242424242', expdate_year: 2030, expdate_month: 1, cvv: '123' }],
   });
   return {
-    key: 'create',
+    key: 'pay',
     name: 'POST /transaction?action=pay',
     method: 'POST',
     expectedStatus: 200,
@@ -80,31 +78,6 @@ function payScenario(customerId: number): Scenario {
     check: (envelope) =>
       typeof (envelope.response as { id?: unknown } | undefined)?.id === 'number' ? null : 'no transaction id',
   };
-}
-
-async function startServer(script: string, database: BenchDatabase, password: string): Promise<ChildServer> {
-  const port = await freePort();
-  return startChildServer({
-    name: 'server',
-    nodeArgs: [script],
-    port,
-    cwd: ROOT,
-    env: {
-      ...database.env,
-      // An older build copied outside the checkout still finds the packages.
-      NODE_PATH: join(ROOT, 'node_modules'),
-      PORT: String(port),
-      PUBLIC_URL: `http://localhost:${port}`,
-      API_USERNAME: USERNAME,
-      API_PASSWORD: password,
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-      BILLING_CRON: '',
-      REDIS_URL: '',
-      SMTP_URL: '',
-      TEST_CLOCK: 'false',
-    },
-  });
 }
 
 main().catch((error: unknown) => {

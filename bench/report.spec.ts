@@ -1,5 +1,5 @@
 import { Measurement } from './load';
-import { combineRounds, median, resultsTable } from './report';
+import { combineRounds, median, recordsTable, resultsTable } from './report';
 
 function m(reqPerSec: number, p99Ms: number, non2xx = 0): Measurement {
   return { reqPerSec, p50Ms: p99Ms / 2, p99Ms, non2xx, errors: 0, completed: reqPerSec * 5 };
@@ -39,6 +39,18 @@ describe('bench report', () => {
     expect(table[3]).toMatch(/\| ratio met, p99 NOT \|$/);
     expect(table[4]).toMatch(/\| p99 met, ratio NOT \|$/);
     expect(table[5]).toMatch(/\| NOT met \|$/);
+  });
+
+  it('prints records per second, the ratio, and whether the target is reached', () => {
+    const bulk = combineRounds('POST bulk', [{ server: m(12, 400), baseline: m(40, 100) }]);
+    const single = combineRounds('POST one', [{ server: m(500, 90), baseline: m(800, 40, 3) }]);
+    const table = recordsTable([
+      { result: bulk, recordsPerRequest: 1000, targetPerSec: 10_000 },
+      { result: single, recordsPerRequest: 1, targetPerSec: 2_000 },
+    ]).split('\n');
+    expect(table).toHaveLength(4);
+    expect(table[2]).toBe('| POST bulk | 12,000 | 40,000 | 0.30 | 200 / 400 | 50 / 100 | 0 / 0 | 10,000 | met |');
+    expect(table[3]).toBe('| POST one | 500 | 800 | 0.63 | 45 / 90 | 20 / 40 | 0 / 3 | 2,000 | NOT met (25% of it) |');
   });
 
   it('refuses a scenario without rounds', () => {

@@ -88,6 +88,55 @@ export function resultsTable(results: ScenarioResult[]): string {
     `${failures(r.server)} / ${failures(r.baseline)}`,
     aimsVerdict(r),
   ]);
+  return markdownTable(header, rows);
+}
+
+/** A scenario whose requests carry several records each, and the records/s it should reach. */
+export interface RecordsResult {
+  result: ScenarioResult;
+  recordsPerRequest: number;
+  targetPerSec: number;
+}
+
+/** Records per second from requests per second. */
+export function recordsPerSec(m: Measurement, recordsPerRequest: number): number {
+  return m.reqPerSec * recordsPerRequest;
+}
+
+/** `met` when the server's records/s reach the target, else `NOT met (n% of it)`. */
+export function targetVerdict(r: RecordsResult): string {
+  const reached = recordsPerSec(r.result.server, r.recordsPerRequest) / r.targetPerSec;
+  return reached >= 1 ? 'met' : `NOT met (${Math.round(reached * 100)}% of it)`;
+}
+
+/** A Markdown table in records per second (the ratio is the same as in requests), ready for RESULTS.md. */
+export function recordsTable(results: RecordsResult[]): string {
+  const header = [
+    'scenario',
+    'server records/s',
+    'baseline records/s',
+    'ratio',
+    'server p50 / p99 ms',
+    'baseline p50 / p99 ms',
+    'non-2xx + errors (server / baseline)',
+    'target records/s',
+    'target',
+  ];
+  const rows = results.map((r) => [
+    r.result.scenario,
+    whole(recordsPerSec(r.result.server, r.recordsPerRequest)),
+    whole(recordsPerSec(r.result.baseline, r.recordsPerRequest)),
+    r.result.ratio.toFixed(2),
+    `${r.result.server.p50Ms} / ${r.result.server.p99Ms}`,
+    `${r.result.baseline.p50Ms} / ${r.result.baseline.p99Ms}`,
+    `${failures(r.result.server)} / ${failures(r.result.baseline)}`,
+    whole(r.targetPerSec),
+    targetVerdict(r),
+  ]);
+  return markdownTable(header, rows);
+}
+
+function markdownTable(header: string[], rows: string[][]): string {
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 

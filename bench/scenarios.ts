@@ -7,9 +7,9 @@ export interface BenchRequest {
 }
 
 /** A benchmark scenario: the same request stream is sent to the server and to the baseline. */
-export interface Scenario {
-  /** Short name for `BENCH_SCENARIOS`. */
-  key: ScenarioKey;
+export interface Scenario<K extends string = string> {
+  /** Short name, e.g. for `BENCH_SCENARIOS`. */
+  key: K;
   name: string;
   method: 'GET' | 'POST';
   /** The status every answer must have. */
@@ -18,6 +18,8 @@ export interface Scenario {
   next(): BenchRequest;
   /** Checks one decoded answer during the smoke test; returns a problem or null. */
   check(envelope: { response?: unknown }): string | null;
+  /** Check every answer under load too, counting failures as non-2xx (a 2xx can hide refused work). */
+  checkEveryAnswer?: boolean;
 }
 
 export const SCENARIO_KEYS = ['read', 'list', 'create'] as const;
@@ -34,10 +36,10 @@ function randomId(customers: number): number {
 }
 
 /** The scenarios named in `only` (all three by default), in their usual order. */
-export function scenarios(customers: number, only: readonly ScenarioKey[] = SCENARIO_KEYS): Scenario[] {
+export function scenarios(customers: number, only: readonly ScenarioKey[] = SCENARIO_KEYS): Scenario<ScenarioKey>[] {
   let created = 0;
   const runTag = Date.now().toString(36);
-  const all: Scenario[] = [
+  const all: Scenario<ScenarioKey>[] = [
     {
       key: 'read',
       name: 'GET /customer/<id>',
@@ -82,4 +84,62 @@ export function scenarios(customers: number, only: readonly ScenarioKey[] = SCEN
     },
   ];
   return all.filter((scenario) => only.includes(scenario.key));
+}
+
+export const USAGE_SCENARIO_KEYS = ['bulk', 'single'] as const;
+export type UsageScenarioKey = (typeof USAGE_SCENARIO_KEYS)[number];
+
+const USAGE_PATH = '/api/v3/usage';
+
+/**
+ * `POST /usage?action=bulk` of `bulkSize` records, and `POST /usage` of one: each record
+ * names a random metered line of `lineIds` by `line_item_id` and carries a new
+ * `external_key` (idempotent ingestion, as a careful client sends it).
+ */
+export function usageScenarios(lineIds: readonly number[], bulkSize: number): Scenario<UsageScenarioKey>[] {
+  const runTag = Date.now().toString(36);
+  let sent = 0;
+  const record = (): Record<string, unknown> => {
+    sent += 1;
+    return {
+      line_item_id: randomOf(lineIds),
+      usage_value: 1 + (sent % 100),
+      type: 'add',
+      external_key: `bench-${runTag}-${sent}`,
+    };
+  };
+  return [
+    {
+      key: 'bulk',
+      name: `POST /usage?action=bulk (${bulkSize} records)`,
+      method: 'POST',
+      expectedStatus: 200,
+      next: () => ({
+        path: `${USAGE_PATH}?action=bulk`,
+        body: JSON.stringify(Array.from({ length: bulkSize }, record)),
+      }),
+      check: (e) => bulkProblem(e.response, bulkSize),
+      checkEveryAnswer: true,
+    },
+    {
+      key: 'single',
+      name: 'POST /usage',
+      method: 'POST',
+      expectedStatus: 201,
+      next: () => ({ path: USAGE_PATH, body: JSON.stringify(record()) }),
+      check: (e) =>
+        typeof (e.response as { id?: unknown } | undefined)?.id === 'number' ? null : 'no id in the response',
+    },
+  ];
+}
+
+/** A bulk answer must hold one 201 entry with an id per record sent; otherwise what is wrong. */
+export function bulkProblem(response: unknown, records: number): string | null {
+  if (!Array.isArray(response)) return 'the response is not an array of entries';
+  if (response.length !== records) return `${response.length} entries for ${records} records`;
+  const refused = response.filter(
+    (entry: { code?: unknown; response?: { id?: unknown } }) =>
+      entry?.code !== 201 || typeof entry.response?.id !== 'number',
+  ).length;
+  return refused === 0 ? null : `${refused} of ${records} records not recorded`;
 }
