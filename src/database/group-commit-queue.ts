@@ -35,7 +35,7 @@ export abstract class GroupCommitQueue {
   /** Empties the queue; the next `run` schedules another drain once this one has ended. */
   protected abstract drain(): Promise<void>;
 
-  private schedule(): void {
+  protected schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
