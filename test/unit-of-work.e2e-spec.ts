@@ -144,7 +144,9 @@ describe('unit of work runs once', () => {
       await append('uow-y', 'o')(other);
       const runs = { a: 0, b: 0 };
       const committed = { a: 0, b: 0 };
-      // One group: a takes x, then b waits for y.
+      // One group: a takes x, then b waits for y (the clock of the group's 20 ms cap held
+      // still, so that a slow moment cannot close the group after a).
+      const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
       const a = uow.run(async (tx) => {
         runs.a++;
         await append('uow-x', 'a')(tx.manager);
@@ -169,6 +171,7 @@ describe('unit of work runs once', () => {
       await other.commitTransaction();
       await other.release();
       await Promise.all([a, b]);
+      held.mockRestore();
 
       // The group's run was undone by the database; each unit ran again alone and is kept once.
       expect(runs).toEqual({ a: 2, b: 2 });

@@ -17,6 +17,13 @@ import { isConcurrencyConflict } from './write-conflict';
 export const MAX_MYSQL_GROUP_UNITS = 16;
 /** ...and no unit joins a group open this long (the rest wait for the next group). */
 export const MAX_MYSQL_GROUP_MS = 20;
+/**
+ * Groups (or lone units) running at once, each on a pooled connection. Units that arrive
+ * while this many run wait and share the next group's COMMIT: with a group per turn of the
+ * event loop and no limit, a create under load shared its COMMIT with 0.6 others on average
+ * (with 4 at once, 1.1; with 2, 3.4: 4.7 statements per create instead of 6).
+ */
+export const MAX_MYSQL_GROUPS_IN_FLIGHT = 2;
 
 /** One name for every unit's savepoint: setting it again replaces the previous unit's. */
 const SAVEPOINT = 'unit_of_work';
@@ -56,25 +63,38 @@ type UnitOutcome =
  */
 export class MysqlGroupCommit extends GroupCommitQueue {
   private readonly alone: MysqlWriter;
+  private inFlight = 0;
 
   constructor(runner: () => QueryRunner) {
     super(runner);
     this.alone = new MysqlWriter(runner);
   }
 
-  /** Starts the groups and returns: they run at once, each on a connection of its own. */
+  /**
+   * Starts groups (each on a connection of its own) while fewer than
+   * MAX_MYSQL_GROUPS_IN_FLIGHT run, and returns; the units that arrive meanwhile wait for a
+   * group to end and go together in the next one.
+   */
   protected drain(): Promise<void> {
-    while (this.queue.length > 0) {
+    while (this.mayDrain()) {
       const group = this.queue.splice(0, MAX_MYSQL_GROUP_UNITS);
-      if (group.length === 1) this.runAlone(group[0], 1);
-      else void this.runGroup(group);
+      this.inFlight++;
+      const ran = group.length === 1 ? this.runAlone(group[0], 1) : this.runGroup(group);
+      void ran.finally(() => {
+        this.inFlight--;
+        if (this.mayDrain()) this.schedule();
+      });
     }
     return Promise.resolve();
   }
 
+  protected override mayDrain(): boolean {
+    return this.queue.length > 0 && this.inFlight < MAX_MYSQL_GROUPS_IN_FLIGHT;
+  }
+
   /** The unit in a transaction of its own; `firstRun` 2 when the database refused its run in a group. */
-  private runAlone(unit: Queued, firstRun: number): void {
-    this.alone.run(unit.work, firstRun).then(
+  private runAlone(unit: Queued, firstRun: number): Promise<void> {
+    return this.alone.run(unit.work, firstRun).then(
       (result) => unit.resolve(result),
       (error: unknown) => unit.reject(error),
     );
@@ -89,7 +109,7 @@ export class MysqlGroupCommit extends GroupCommitQueue {
     } catch {
       // Nothing ran: each unit tries a transaction of its own and meets its own outcome.
       await runner.release().catch(() => undefined);
-      for (const unit of group) this.runAlone(unit, 1);
+      for (const unit of group) void this.runAlone(unit, 1);
       return;
     }
     const manager = runner.manager;
@@ -133,15 +153,13 @@ export class MysqlGroupCommit extends GroupCommitQueue {
     else if (lost === null) for (const { unit } of finished) unit.reject(commitError);
     else {
       // The database undid the whole group: each unit that ran starts afresh, alone.
-      for (const { unit } of finished) this.runAlone(unit, 2);
-      if (lost.refused) this.runAlone(lost.unit, 2);
+      for (const { unit } of finished) void this.runAlone(unit, 2);
+      if (lost.refused) void this.runAlone(lost.unit, 2);
       else lost.unit.reject(lost.error);
     }
-    for (const unit of again) this.runAlone(unit, 2);
-    if (notRun.length > 0) {
-      this.queue.unshift(...notRun);
-      this.schedule();
-    }
+    for (const unit of again) void this.runAlone(unit, 2);
+    // Past the time cap: first in the queue, for the next group (started when this one ends).
+    this.queue.unshift(...notRun);
   }
 }
 
