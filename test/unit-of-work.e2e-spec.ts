@@ -1,4 +1,6 @@
 import Decimal from 'decimal.js';
+import { performance } from 'node:perf_hooks';
+import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { Revision } from 'src/core/revisions/revision.entity';
 import { insertRow } from 'src/database/insert-row';
 import { isUniqueViolation } from 'src/database/unique-violation';
@@ -7,6 +9,7 @@ import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
 import { TestGateway } from 'src/payments/test-gateway';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
+import { In } from 'typeorm';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -20,6 +23,9 @@ describe('unit of work runs once', () => {
   beforeAll(async () => {
     t = await createTestApp();
     uow = t.app.get(UnitOfWork);
+    // Background due work (the webhook sweeper's tick) would open transactions of its own.
+    t.app.get(DueWorkScheduler).stop();
+    await t.drainJobs();
   });
   afterAll(async () => {
     await t.close();
@@ -34,6 +40,10 @@ describe('unit of work runs once', () => {
     });
 
   it('runs each body once when a neighbour queued in the same turn fails', async () => {
+    const transactions = jest.spyOn(t.dataSource, 'createQueryRunner');
+    // The group's 20 ms cap reads performance.now(): held still, so a slow moment of a loaded
+    // machine cannot close the group early.
+    const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
     const runs = new Map<string, number>();
     const counted = (name: string) => (tx: Tx) => {
       runs.set(name, (runs.get(name) ?? 0) + 1);
@@ -57,8 +67,45 @@ describe('unit of work runs once', () => {
       'fulfilled',
     ]);
     expect(Object.fromEntries(runs)).toEqual({ a: 1, b: 1, c: 1, d: 1, e: 1, f: 1 });
+    // They shared one transaction (group commit), the failing one undone to its savepoint.
+    held.mockRestore();
+    expect(transactions).toHaveBeenCalledTimes(1);
+    transactions.mockRestore();
     const kept = await t.dataSource.manager.findBy(Revision, { context_str: 'uow-test' });
     expect(kept.map((r) => r.revision_note).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('fails only the unit that hits a duplicate key in a shared transaction; neighbours run once', async () => {
+    await uow.run((tx) => tx.manager.insert(AccountSecret, { name: 'uow-taken', value: 'first' }));
+    const runs = { before: 0, after: 0 };
+    const outcomes = await Promise.allSettled([
+      uow.run((tx) => (runs.before++, note('before the duplicate')(tx))),
+      uow.run((tx) => tx.manager.insert(AccountSecret, { name: 'uow-taken', value: 'second' })),
+      uow.run((tx) => (runs.after++, note('after the duplicate')(tx))),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(isUniqueViolation((outcomes[1] as PromiseRejectedResult).reason)).toBe(true);
+    expect(runs).toEqual({ before: 1, after: 1 });
+    const notes = await t.dataSource.manager.findBy(Revision, { context_str: 'uow-test' });
+    expect(notes.filter((r) => r.revision_note.endsWith('the duplicate')).length).toBe(2);
+    const kept = await t.dataSource.getRepository(AccountSecret).findOneByOrFail({ name: 'uow-taken' });
+    expect(kept.value).toBe('first');
+  });
+
+  it("runs afterCommit work only once the group's COMMIT is done", async () => {
+    let seenAfterCommit = -1;
+    const countLater = () => t.dataSource.manager.countBy(Revision, { revision_note: 'written later in the group' });
+    await Promise.all([
+      uow.run(async (tx) => {
+        await note('written first in the group')(tx);
+        tx.afterCommit(async () => {
+          seenAfterCommit = await countLater();
+        });
+      }),
+      uow.run(note('written later in the group')),
+    ]);
+    // Read outside the transaction: the later unit's row is there, so the COMMIT preceded it.
+    expect(seenAfterCommit).toBe(1);
   });
 
   it('answers a key that stays taken with the unique violation itself, not a conflict', async () => {
@@ -72,6 +119,68 @@ describe('unit of work runs once', () => {
       value: 'first',
     });
   });
+
+  // A deadlock needs two connections: SQLite has one writer and cannot have one.
+  if (process.env.DB_TYPE === 'mysql') {
+    it('runs each unit of a group again alone, once, when the database rolls the group back', async () => {
+      await t.dataSource.getRepository(AccountSecret).insert([
+        { name: 'uow-x', value: '' },
+        { name: 'uow-y', value: '' },
+      ]);
+      const append = (name: string, letter: string) => (m: { query: (sql: string, p: unknown[]) => Promise<unknown> }) =>
+        m.query('UPDATE account_secret SET value = CONCAT(value, ?) WHERE name = ?', [letter, name]);
+      // Another transaction, heavier than the group (InnoDB rolls back the lighter one), holds y.
+      const other = t.dataSource.createQueryRunner();
+      await other.startTransaction();
+      await other.manager.insert(
+        Revision,
+        Array.from({ length: 50 }, (_, i) => ({
+          context_str: 'uow-weight',
+          context_id: i,
+          revision_datetime: new Date(),
+          revision_note: 'weight',
+        })),
+      );
+      await append('uow-y', 'o')(other);
+      const runs = { a: 0, b: 0 };
+      const committed = { a: 0, b: 0 };
+      // One group: a takes x, then b waits for y (the clock of the group's 20 ms cap held
+      // still, so that a slow moment cannot close the group after a).
+      const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
+      const a = uow.run(async (tx) => {
+        runs.a++;
+        await append('uow-x', 'a')(tx.manager);
+        tx.afterCommit(() => void committed.a++);
+      });
+      const b = uow.run(async (tx) => {
+        runs.b++;
+        // A body that swallows the deadlock and writes on: its write must not run in
+        // autocommit once the database has ended the transaction.
+        const refused = await append('uow-y', 'b')(tx.manager).then(
+          () => false,
+          () => true,
+        );
+        if (refused) await note('written after the deadlock')(tx);
+        tx.afterCommit(() => void committed.b++);
+      });
+      // Once b is waiting for y, the other transaction asks for x: a deadlock, the group its victim.
+      const waitingForY = `SELECT COUNT(*) AS n FROM information_schema.processlist
+        WHERE db = DATABASE() AND info LIKE 'UPDATE account_secret%' AND info LIKE '%uow-y%'`;
+      while (Number((await t.dataSource.query<Array<{ n: number }>>(waitingForY))[0].n) === 0);
+      await append('uow-x', 'o')(other);
+      await other.commitTransaction();
+      await other.release();
+      await Promise.all([a, b]);
+      held.mockRestore();
+
+      // The group's run was undone by the database; each unit ran again alone and is kept once.
+      expect(runs).toEqual({ a: 2, b: 2 });
+      expect(committed).toEqual({ a: 1, b: 1 });
+      const values = await t.dataSource.getRepository(AccountSecret).findBy({ name: In(['uow-x', 'uow-y']) });
+      expect(Object.fromEntries(values.map((v) => [v.name, v.value]))).toEqual({ 'uow-x': 'oa', 'uow-y': 'ob' });
+      expect(await t.dataSource.manager.countBy(Revision, { revision_note: 'written after the deadlock' })).toBe(0);
+    });
+  }
 
   it('refuses a gateway call inside a unit, and the gateway never sees it', async () => {
     const gateway = t.app.get<PaymentGateway, TestGateway>(PaymentGateway);

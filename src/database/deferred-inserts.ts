@@ -52,7 +52,19 @@ export function dropDeferredSince(manager: EntityManager, mark: number): void {
 export async function flushDeferredInserts(manager: EntityManager): Promise<void> {
   const rows = pending.get(manager);
   pending.delete(manager);
-  if (!rows?.length) return;
+  if (rows?.length) await insertDeferred(manager, rows);
+}
+
+/**
+ * Writes now the rows added since `mark` (one unit's, in a transaction shared by several:
+ * in the unit's savepoint, so that a failure here is that unit's alone) and keeps deferring.
+ */
+export async function flushDeferredSince(manager: EntityManager, mark: number): Promise<void> {
+  const rows = pending.get(manager)?.splice(mark);
+  if (rows?.length) await insertDeferred(manager, rows);
+}
+
+async function insertDeferred(manager: EntityManager, rows: DeferredRow[]): Promise<void> {
   const batches = new Map<string, { entity: EntityTarget<ObjectLiteral>; rows: ObjectLiteral[] }>();
   for (const row of rows) {
     const table = manager.connection.getMetadata(row.entity).tableName;

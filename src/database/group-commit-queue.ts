@@ -35,13 +35,18 @@ export abstract class GroupCommitQueue {
   /** Empties the queue; the next `run` schedules another drain once this one has ended. */
   protected abstract drain(): Promise<void>;
 
-  private schedule(): void {
+  /** Whether a drain now would take units (a writer at its limit drains when a group ends). */
+  protected mayDrain(): boolean {
+    return this.queue.length > 0;
+  }
+
+  protected schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       void this.drain().finally(() => {
         this.scheduled = false;
-        if (this.queue.length > 0) this.schedule();
+        if (this.mayDrain()) this.schedule();
       });
     });
   }

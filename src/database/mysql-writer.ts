@@ -7,9 +7,8 @@ import { isConcurrencyConflict, WriteConflict } from './write-conflict';
 export const MAX_MYSQL_RUNS = 4;
 
 /**
- * The MySQL/MariaDB writer: every unit in a transaction of its own, on a pooled
- * connection, so no unit shares a transaction with another request or is undone or
- * re-run because of another one.
+ * A unit in a MySQL/MariaDB transaction of its own, on a pooled connection: a lone unit,
+ * or one that a group (mysql-group-commit.ts) hands back because the database refused it.
  *
  * A unit the database refused because of a concurrent transaction (deadlock victim, lock
  * wait timeout, unique key taken meanwhile: `isConcurrencyConflict`), before COMMIT and
@@ -21,8 +20,9 @@ export const MAX_MYSQL_RUNS = 4;
 export class MysqlWriter {
   constructor(private readonly runner: () => QueryRunner) {}
 
-  async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    for (let run = 1; ; run++) {
+  /** `firstRun` > 1 when the unit already had a run that the database refused (in a group). */
+  async run<T>(work: (manager: EntityManager) => Promise<T>, firstRun = 1): Promise<T> {
+    for (let run = firstRun; ; run++) {
       const outcome = await this.runOnce(work);
       if (outcome.ok) return outcome.result;
       if (!outcome.retryable) throw outcome.error;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { MysqlWriter } from './mysql-writer';
+import { MysqlGroupCommit } from './mysql-group-commit';
 import { runAsUnitBody } from './outside-call-guard';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
@@ -14,9 +14,9 @@ export interface Tx {
  * Runs a unit of work (a body of database writes) in a transaction. The contract a
  * caller relies on:
  * - **Its own.** No unit shares its fate with another request's: a unit is undone alone
- *   when it fails, and never run again because another one failed. On SQLite the writes
- *   of one event-loop turn share a COMMIT, each unit in its own savepoint
- *   (sqlite-group-commit.ts); on MySQL/MariaDB each unit has a transaction of its own
+ *   when it fails, and never run again because another one failed. The writes of one
+ *   event-loop turn share a COMMIT, each unit in its own savepoint (sqlite-group-commit.ts,
+ *   mysql-group-commit.ts); a lone write on MySQL/MariaDB has a transaction of its own
  *   (mysql-writer.ts).
  * - **No outside calls inside.** The body runs marked (outside-call-guard.ts): a gateway
  *   call, webhook delivery or mail sent from inside it throws. Outside work goes before
@@ -24,8 +24,10 @@ export interface Tx {
  *   `afterCommit`, which runs once, after the COMMIT, outside the mark.
  * - **Re-run only when the database refused it.** On MySQL/MariaDB a unit refused for a
  *   concurrent transaction (deadlock victim, lock wait timeout, a unique key taken by a
- *   commit since its check) is rolled back whole and started afresh, a bounded number of
- *   times, so the answer is what a sequential request would get. Nothing of the refused
+ *   commit since its check) is rolled back and started afresh in a transaction of its own,
+ *   a bounded number of times, so the answer is what a sequential request would get. When
+ *   the database refuses a group's transaction (a deadlock rolls the whole group back),
+ *   each of its units runs again in a fresh transaction of its own. Nothing of the refused
  *   run survives: its writes are undone, its `afterCommit` callbacks dropped, and it
  *   cannot have called out. A body must therefore keep its effects in the database (or
  *   in what it returns), not in variables of its caller.
@@ -33,11 +35,11 @@ export interface Tx {
 @Injectable()
 export class UnitOfWork {
   private readonly sqliteWriter: SqliteGroupCommit;
-  private readonly mysqlWriter: MysqlWriter;
+  private readonly mysqlWriter: MysqlGroupCommit;
 
   constructor(private readonly dataSource: DataSource) {
     this.sqliteWriter = new SqliteGroupCommit(() => this.dataSource.createQueryRunner());
-    this.mysqlWriter = new MysqlWriter(() => this.dataSource.createQueryRunner());
+    this.mysqlWriter = new MysqlGroupCommit(() => this.dataSource.createQueryRunner());
   }
 
   get isMysql(): boolean {

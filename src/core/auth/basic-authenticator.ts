@@ -20,19 +20,23 @@ export class BasicAuthenticator {
 
   /** The signed-in API user; throws the 401 or 429 envelope otherwise. */
   async authenticate(req: Request, res: Response): Promise<AuthenticatedUser> {
-    const given = parseBasicAuthorization(req.headers.authorization);
-    if (!given) throw ApiError.unauthorized();
+    const header = req.headers.authorization;
+    // A header that signed in before is not decoded and hashed again (CredentialService.recall).
+    const recalled = header === undefined ? null : this.credentials.recall(header);
+    const given = recalled ? null : parseBasicAuthorization(header);
+    const username = recalled?.username ?? given?.username;
+    if (username === undefined) throw ApiError.unauthorized();
     const address = req.ip ?? 'unknown';
-    const wait = await this.throttle.retryAfter(address, given.username);
+    const wait = await this.throttle.retryAfter(address, username);
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait));
       throw new ApiError(429, 'Too many failed sign-in attempts. Please retry after the Retry-After delay.');
     }
-    const id = await this.credentials.verify(given.username, given.password);
+    const id = recalled ? recalled.id : await this.credentials.verify(username, given?.password ?? '', header);
     if (id === null) {
-      await this.throttle.failed(address, given.username);
+      await this.throttle.failed(address, username);
       throw ApiError.unauthorized();
     }
-    return { apiCredentialId: id, username: given.username };
+    return { apiCredentialId: id, username };
   }
 }

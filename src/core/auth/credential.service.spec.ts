@@ -92,6 +92,37 @@ describe('CredentialService', () => {
     });
   });
 
+  describe('recall', () => {
+    const header = `Basic ${Buffer.from('shop:pw-1').toString('base64')}`;
+
+    it('knows a header only once it has signed in, and only that header', async () => {
+      const credentials = service();
+      const id = await credentials.upsert('shop', 'pw-1');
+      expect(credentials.recall(header)).toBeNull();
+      expect(await credentials.verify('shop', 'wrong', 'Basic c2hvcDp3cm9uZw==')).toBeNull();
+      expect(credentials.recall('Basic c2hvcDp3cm9uZw==')).toBeNull();
+      expect(await credentials.verify('shop', 'pw-1', header)).toBe(id);
+      expect(credentials.recall(header)).toEqual({ id, username: 'shop' });
+      expect(credentials.recall(`${header} `)).toBeNull();
+    });
+
+    it('forgets every header when a password changes or the snapshot is read again', async () => {
+      const credentials = service();
+      const id = await credentials.upsert('shop', 'pw-1');
+      await credentials.verify('shop', 'pw-1', header);
+      await credentials.upsert('shop', 'pw-2');
+      expect(credentials.recall(header)).toBeNull();
+      expect(await credentials.verify('shop', 'pw-1', header)).toBeNull();
+
+      await credentials.verify('shop', 'pw-2', 'Basic c2hvcDpwdy0y');
+      expect(credentials.recall('Basic c2hvcDpwdy0y')).toEqual({ id, username: 'shop' });
+      // Past the snapshot's life the header is checked against the table again.
+      const later = new Date(clock.now().getTime() + 10_000);
+      jest.spyOn(clock, 'now').mockReturnValue(later);
+      expect(credentials.recall('Basic c2hvcDpwdy0y')).toBeNull();
+    });
+  });
+
   it('stores the hex SHA-256 of the secret, never the secret', async () => {
     await service().upsert('shop', 'secret');
     const [row] = await rows();

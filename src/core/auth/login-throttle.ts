@@ -7,6 +7,9 @@ import { Clock } from 'src/core/clock/clock';
 import { redisReady } from 'src/core/throttle/redis-ready';
 import { WindowCounters } from 'src/core/throttle/window-counters';
 
+/** Usernames whose key digest is kept (a guesser sending new names only refills it). */
+const MAX_USER_KEYS = 1000;
+
 /**
  * Slows password guessing without letting a guesser lock the real credential out. Failed
  * sign-ins are counted per window (AUTH_FAILURE_WINDOW_SECONDS) per client address, per
@@ -20,6 +23,7 @@ export class LoginThrottle implements OnModuleInit, OnApplicationShutdown {
   private readonly redis: Redis | null;
   private readonly counters: WindowCounters;
   private readonly windowMs: number;
+  private readonly userKeys = new Map<string, string>();
 
   constructor(
     private readonly clock: Clock,
@@ -63,8 +67,18 @@ export class LoginThrottle implements OnModuleInit, OnApplicationShutdown {
   }
 
   private keys(address: string, username: string): string[] {
-    // A digest keeps keys short whatever the client sends as a username.
-    const user = hash('sha256', username, 'base64url').slice(0, 22);
+    const user = this.userKey(username);
     return [`a:${address}`, `au:${address}:${user}`, `u:${user}`];
+  }
+
+  /** A digest keeps keys short whatever the client sends as a username; the few in use are kept. */
+  private userKey(username: string): string {
+    let key = this.userKeys.get(username);
+    if (key === undefined) {
+      key = hash('sha256', username, 'base64url').slice(0, 22);
+      if (this.userKeys.size >= MAX_USER_KEYS) this.userKeys.clear();
+      this.userKeys.set(username, key);
+    }
+    return key;
   }
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DestinationStream, Level } from 'pino';
+import { pino, type DestinationStream, type Level } from 'pino';
 import type { Options } from 'pino-http';
 import pinoPretty from 'pino-pretty';
 import { AppConfig } from 'src/config/app-config';
@@ -36,17 +36,25 @@ export function pinoHttpOptions(config: AppConfig): Options<Req, ServerResponse>
   // pino-pretty as a stream on this thread (not a worker transport): lines stay in order with
   // the process' other output, and nothing is left to flush at exit.
   const stream: DestinationStream = process.stdout.isTTY ? pinoPretty({ colorize: true }) : process.stdout;
+  const level = LEVELS[config.logLevel] ?? 'info';
+  // pino-http writes its one line per request at info; above that level nothing it binds is read.
+  const writesRequestLines = pino.levels.values[level] <= pino.levels.values.info;
   return {
-    level: LEVELS[config.logLevel] ?? 'info',
+    level,
     stream,
     redact: { paths: REDACT, censor: '[redacted]' },
     genReqId: assignRequestId,
     // Called at the start (where req.route is the logger middleware's own) and at the end:
-    // the route template is known only once the answer is on its way.
-    customProps: (req, res) => ({
-      username: req.user?.username,
-      route: res.headersSent && req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : undefined,
-    }),
+    // the route template is known only once the answer is on its way. Each object given
+    // costs a child logger, so none is given where it would bind nothing (at the start,
+    // before sign-in) or bind for a request line that is not written (LOG_LEVEL above info).
+    customProps: (req, res) =>
+      res.headersSent && writesRequestLines
+        ? {
+            username: req.user?.username,
+            route: req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : undefined,
+          }
+        : (undefined as unknown as object),
     serializers: {
       req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
         id: req.id,
