@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { performance } from 'node:perf_hooks';
 import { MAX_GROUP_MS, MAX_GROUP_UNITS, SqliteGroupCommit } from './sqlite-group-commit';
@@ -143,5 +146,34 @@ describe('SqliteGroupCommit', () => {
     clock.mockRestore();
     expect(t.commits()).toBe(2);
     expect(await ids(ds)).toEqual([1, 2, 3]);
+  });
+
+  it('holds the write lock from BEGIN: another process committing between a read and a write cannot fail the unit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
+    const file = join(dir, 'shared.sqlite');
+    ds = new DataSource({ type: 'better-sqlite3', database: file, enableWAL: true });
+    await ds.initialize();
+    await ds.query('CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+    // The other process: its own connection to the file, giving up on a held lock at once.
+    const other = new DataSource({ type: 'better-sqlite3', database: file, enableWAL: true, timeout: 1 });
+    await other.initialize();
+    try {
+      const writer = new SqliteGroupCommit(() => ds.createQueryRunner());
+      let otherOutcome = '';
+      await writer.run(async (m) => {
+        await m.query('SELECT COUNT(*) AS n FROM note');
+        // With a deferred BEGIN this commit lands, and the write below fails (SQLITE_BUSY_SNAPSHOT).
+        otherOutcome = await other.query("INSERT INTO note (id, body) VALUES (99, 'other')").then(
+          () => 'committed',
+          (error: { driverError?: { code?: string } }) => error.driverError?.code ?? 'failed',
+        );
+        await insert(m, 1);
+      });
+      expect(otherOutcome).toBe('SQLITE_BUSY');
+      expect(await ids(ds)).toEqual([1]);
+    } finally {
+      await other.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

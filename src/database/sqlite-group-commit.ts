@@ -48,7 +48,7 @@ export class SqliteGroupCommit extends GroupCommitQueue {
     const runner = this.runner();
     const finished: Finished[] = [];
     try {
-      await runner.startTransaction();
+      await beginImmediate(runner);
     } catch (error) {
       this.failAll(this.queue.splice(0), error);
       return;
@@ -147,4 +147,24 @@ async function forceEnd(runner: QueryRunner): Promise<void> {
   const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
   state.isTransactionActive = false;
   state.transactionDepth = 0;
+}
+
+/**
+ * The group's BEGIN as `BEGIN IMMEDIATE` (TypeORM only issues a deferred BEGIN): the write
+ * lock is taken before the first read, so a commit by another process on the same file (the
+ * billing CLI beside the server) makes this group wait up to the busy timeout, where a
+ * deferred transaction that read first would fail at its first write with
+ * SQLITE_BUSY_SNAPSHOT.
+ */
+async function beginImmediate(runner: QueryRunner): Promise<void> {
+  const own = Object.getOwnPropertyDescriptor(runner, 'query');
+  const query = runner.query.bind(runner);
+  runner.query = ((sql: string, ...rest: []) =>
+    query(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...rest)) as typeof query;
+  try {
+    await runner.startTransaction();
+  } finally {
+    if (own) Object.defineProperty(runner, 'query', own);
+    else delete (runner as { query?: unknown }).query;
+  }
 }
