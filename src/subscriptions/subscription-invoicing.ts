@@ -69,10 +69,10 @@ export class SubscriptionInvoicing {
     const prorated = pending.length
       ? await m.find(SubscriptionLine, { where: { line_item_id: In(pending.map((p) => p.package_line_id)) } })
       : [];
-    const tiersets = await tiersetsById(
+    const tiersets = await loadTiersetsById(
       m,
       [...lines, ...prorated].flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
-      catalog,
+      catalog?.tiersets,
     );
     const tiersetOf = (l: SubscriptionLine) => (l.tierset_id === null ? undefined : tiersets.get(l.tierset_id));
     const period = { from: cycle.start, to: cycle.end };
@@ -235,22 +235,6 @@ async function itemsOf(
   if (catalog && ids.every((id) => catalog.items.has(id))) return catalog.items;
   const items = ids.length ? await m.find(Item, { where: { item_id: In(ids) } }) : [];
   return new Map(items.map((i) => [i.item_id, i]));
-}
-
-/** Tiersets by id: those a batch's catalog holds (its current ones) from there, the rest read. */
-async function tiersetsById(
-  m: EntityManager,
-  ids: number[],
-  catalog?: PricingCatalog,
-): Promise<Map<number, LoadedTierset>> {
-  const known = new Map<number, LoadedTierset>();
-  for (const loaded of catalog?.tiersets.values() ?? []) {
-    for (const t of loaded) known.set(t.tierset.tierset_id, t);
-  }
-  const missing = ids.filter((id) => !known.has(id));
-  if (missing.length === 0) return known;
-  for (const [id, t] of await loadTiersetsById(m, missing)) known.set(id, t);
-  return known;
 }
 
 /**
