@@ -232,8 +232,13 @@ export class BillingRun {
   }
 
   private async describe(tx: Tx, sub: Subscription, cycleStart: Date, invoiceId: number): Promise<RunInvoice> {
-    const invoice = await tx.manager.findOneByOrFail(Invoice, { invoice_id: invoiceId });
+    // Only the columns a summary shows: whole rows cost a run's CPU for nothing.
+    const invoice = await tx.manager.findOneOrFail(Invoice, {
+      select: { invoice_id: true, date: true, currency_id: true, total: true },
+      where: { invoice_id: invoiceId },
+    });
     const lines = await tx.manager.find(InvoiceLine, {
+      select: { line_item_id: true, descrip: true, line_origin: true, line_subtotal: true },
       where: { invoice_id: invoiceId },
       order: { sort_order: 'ASC' },
     });
