@@ -39,7 +39,7 @@ export class SubscriptionCycleBilling {
       return null;
     }
     await this.revisions.record(tx, ctx, 'package', sub.package_id, `Invoice ${invoiceId} issued`);
-    await this.events.record(tx, ctx, sub.package_id, ['generate']);
+    await this.events.record(tx, ctx, sub.package_id, ['generate'], options.catalog?.tiersets);
     return invoiceId;
   }
 
