@@ -3,7 +3,8 @@
  * INSERTs) billed by one BillingRun as of their cycle start, in this process, beside a
  * baseline in the same run (SQLite in a temporary file, or a scratch MariaDB database with
  * BENCH_DB=mysql): a raw batched INSERT of the same rows (the invoices and invoice
- * lines the run wrote, copied). Prints invoices/s for both, their ratio and the peak RSS.
+ * lines the run wrote, copied). Prints invoices/s for both, their ratio, the peak RSS and
+ * the statements the run sent per invoice (BENCH_STATEMENTS=1 lists them by shape).
  *
  *   BENCH_DB=mysql BENCH_SUBSCRIPTIONS=10000 npm run bench:billing
  */
@@ -39,9 +40,11 @@ async function main(): Promise<void> {
     const template = await seedTemplate(t);
     await cloneSubscriptions(t.dataSource, template, count - 1);
 
+    const statements = countStatements(t.dataSource);
     const started = performance.now();
     const summary = await t.app.get(BillingRun).run(asOf);
     const runSeconds = (performance.now() - started) / 1000;
+    const statementCounts = statements.stop();
     if (summary.invoices !== count || summary.failures.length > 0) {
       throw new Error(`the run billed ${summary.invoices} of ${count} (${summary.failures.length} failures)`);
     }
@@ -57,8 +60,14 @@ async function main(): Promise<void> {
       `${t.config.db.type} ${version}: ${count} due subscriptions: billing run ${runSeconds.toFixed(1)} s = ` +
         `${Math.round(runRate)} invoices/s; raw batched INSERT of the same rows ${baselineSeconds.toFixed(2)} s = ` +
         `${Math.round(baselineRate)} invoices/s; ratio ${(runRate / baselineRate).toFixed(3)}; ` +
-        `peak RSS ${Math.round(peak.stop() / 1024 / 1024)} MB\n`,
+        `peak RSS ${Math.round(peak.stop() / 1024 / 1024)} MB; ` +
+        `${(total(statementCounts) / count).toFixed(1)} statements per invoice\n`,
     );
+    if (process.env.BENCH_STATEMENTS === '1') {
+      for (const [shape, n] of [...statementCounts].sort((a, b) => b[1] - a[1])) {
+        process.stdout.write(`${(n / count).toFixed(2).padStart(8)}  ${shape}\n`);
+      }
+    }
   } finally {
     await t.close();
     rmSync(workDir, { recursive: true, force: true });
@@ -104,6 +113,35 @@ async function copyBatch(m: EntityManager, invoices: Invoice[], lineTemplate: In
     InvoiceLine,
     ids.flatMap((invoice_id) => lineTemplate.map(({ line_item_id: _line, ...line }) => ({ ...line, invoice_id }))),
   );
+}
+
+/**
+ * Counts the statements the data source sends while it runs, by shape (the first 160
+ * characters, numbers blanked): statements per invoice, and with BENCH_STATEMENTS=1 which.
+ */
+function countStatements(dataSource: DataSource): { stop(): Map<string, number> } {
+  const counts = new Map<string, number>();
+  const logger = dataSource.logger;
+  const logQuery = logger.logQuery.bind(logger);
+  // Shaping every statement costs CPU the run would then be charged for: only when listed.
+  const byShape = process.env.BENCH_STATEMENTS === '1';
+  logger.logQuery = (query, parameters, runner): void => {
+    const shape = byShape ? query.slice(0, 160).replace(/\d+/g, 'N').replace(/\s+/g, ' ') : 'all';
+    counts.set(shape, (counts.get(shape) ?? 0) + 1);
+    logQuery(query, parameters, runner);
+  };
+  return {
+    stop: () => {
+      logger.logQuery = logQuery;
+      return counts;
+    },
+  };
+}
+
+function total(counts: Map<string, number>): number {
+  let sum = 0;
+  for (const n of counts.values()) sum += n;
+  return sum;
 }
 
 /** The largest resident set seen while it runs (sampled every 50 ms). */

@@ -38,11 +38,22 @@ export async function loadCurrentTiersets(
   return result;
 }
 
-/** Tiersets by id (a page of invoice lines), with their tiers: two queries. */
-export async function loadTiersetsById(manager: EntityManager, ids: number[]): Promise<Map<number, LoadedTierset>> {
-  if (ids.length === 0) return new Map();
-  const tiersets = await manager.find(Tierset, { where: { tierset_id: In([...new Set(ids)]) } });
-  return new Map((await withTiers(manager, tiersets)).map((l) => [l.tierset.tierset_id, l]));
+/**
+ * Tiersets by id (a page of invoice lines), with their tiers: two queries, none for those
+ * in `loaded` (current tiersets by item, read once for a batch).
+ */
+export async function loadTiersetsById(
+  manager: EntityManager,
+  ids: number[],
+  loaded?: Map<number, LoadedTierset[]>,
+): Promise<Map<number, LoadedTierset>> {
+  const result = new Map<number, LoadedTierset>();
+  for (const ofItem of loaded?.values() ?? []) for (const t of ofItem) result.set(t.tierset.tierset_id, t);
+  const missing = [...new Set(ids)].filter((id) => !result.has(id));
+  if (missing.length === 0) return result;
+  const tiersets = await manager.find(Tierset, { where: { tierset_id: In(missing) } });
+  for (const l of await withTiers(manager, tiersets)) result.set(l.tierset.tierset_id, l);
+  return result;
 }
 
 async function withTiers(manager: EntityManager, tiersets: Tierset[]): Promise<LoadedTierset[]> {

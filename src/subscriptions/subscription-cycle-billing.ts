@@ -33,13 +33,13 @@ export class SubscriptionCycleBilling {
     options: NextCycleOptions = {},
   ): Promise<number | null> {
     const invoiceId = await this.invoicing.issueNextCycle(tx, ctx, sub, options);
-    await this.mrr.refresh(tx.manager, sub.package_id);
+    await this.mrr.refresh(tx.manager, sub.package_id, { sub, tiersets: options.catalog?.tiersets });
     if (invoiceId === null) {
       await this.revisions.record(tx, ctx, 'package', sub.package_id, 'Cycle passed with nothing to bill');
       return null;
     }
     await this.revisions.record(tx, ctx, 'package', sub.package_id, `Invoice ${invoiceId} issued`);
-    await this.events.record(tx, ctx, sub.package_id, ['generate']);
+    await this.events.record(tx, ctx, sub.package_id, ['generate'], options.catalog?.tiersets);
     return invoiceId;
   }
 

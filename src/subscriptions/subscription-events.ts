@@ -5,6 +5,7 @@ import { EventRecorder } from 'src/core/events/event-recorder';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CustomersService } from 'src/customers/customers.service';
 import { Tx } from 'src/database/unit-of-work';
+import { LoadedTierset } from 'src/items/tierset-loader';
 import { ReferenceService } from 'src/reference/reference.service';
 import { SubscriptionReader } from './subscription-reader';
 
@@ -25,9 +26,16 @@ export class SubscriptionEvents {
     private readonly reference: ReferenceService,
   ) {}
 
-  async record(tx: Tx, ctx: RequestContext, packageId: number, events: SubscriptionEvent[]): Promise<void> {
+  /** `tiersets`: current tiersets by item already read (a billing run's batch). */
+  async record(
+    tx: Tx,
+    ctx: RequestContext,
+    packageId: number,
+    events: SubscriptionEvent[],
+    tiersets?: Map<number, LoadedTierset[]>,
+  ): Promise<void> {
     if (events.length === 0) return;
-    const pkg = await this.reader.full(tx.manager, packageId);
+    const pkg = await this.reader.full(tx.manager, packageId, tiersets);
     const customer = await this.customers.presentById(tx.manager, pkg.customer_id as number);
     const superuserId = customer.superuser_id as number | null;
     const user = superuserId ? await presentStoredContact(tx.manager, superuserId, this.wire, this.reference) : null;

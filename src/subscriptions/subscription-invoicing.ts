@@ -14,6 +14,7 @@ import { Customer } from 'src/customers/entities/customer.entity';
 import { Tx } from 'src/database/unit-of-work';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceDraftLine, InvoiceIssuer } from 'src/invoices/invoice-issuer';
+import { PricingCatalog } from 'src/invoices/invoice-line-pricer';
 import { Item } from 'src/items/entities/item.entity';
 import { LoadedTierset, loadTiersetsById, priceSheetOf } from 'src/items/tierset-loader';
 import { BillingCycle } from './entities/billing-cycle.entity';
@@ -57,19 +58,21 @@ export class SubscriptionInvoicing {
     const zone = this.wire.timezone;
     const cycle = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);
     const lines = await this.billableLines(m, sub);
-    const items = await itemsOf(m, lines);
+    const { catalog } = options;
+    const items = await itemsOf(m, lines, catalog);
     const metered = meteredLines(sub, lines, items, cycle.index, zone);
     const stored = await this.usage.amounts(
       m,
       metered.filter((u) => !options.usage?.has(u.line.line_item_id)),
     );
     const pending = await m.find(PendingProration, { where: { package_id: sub.package_id, invoice_id: IsNull() } });
-    const prorated = await m.find(SubscriptionLine, {
-      where: { line_item_id: In(pending.length ? pending.map((p) => p.package_line_id) : [0]) },
-    });
+    const prorated = pending.length
+      ? await m.find(SubscriptionLine, { where: { line_item_id: In(pending.map((p) => p.package_line_id)) } })
+      : [];
     const tiersets = await loadTiersetsById(
       m,
       [...lines, ...prorated].flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
+      catalog?.tiersets,
     );
     const tiersetOf = (l: SubscriptionLine) => (l.tierset_id === null ? undefined : tiersets.get(l.tierset_id));
     const period = { from: cycle.start, to: cycle.end };
@@ -105,7 +108,7 @@ export class SubscriptionInvoicing {
       throw ApiError.badRequest('This subscription has no line to bill.');
     }
     const invoiceId = draftLines.length
-      ? await this.issue(tx, ctx, sub, draftLines, options.date, cycleDates(sub, cycle, zone))
+      ? await this.issue(tx, ctx, sub, draftLines, options.date, cycleDates(sub, cycle, zone), catalog)
       : null;
 
     const now = this.clock.now();
@@ -176,17 +179,25 @@ export class SubscriptionInvoicing {
     lines: InvoiceDraftLine[],
     date?: string,
     cycle: Partial<Invoice> = {},
+    catalog?: PricingCatalog,
   ): Promise<number> {
     const customer = await tx.manager.findOneOrFail(Customer, { where: { customer_id: sub.customer_id } });
-    return this.issuer.issue(tx, ctx, {
-      customer,
-      date: date ?? accountDate(this.clock.now(), this.wire.timezone),
-      termsId: sub.terms_id,
-      currencyId: sub.currency_id,
-      packageId: sub.package_id,
-      lines,
-      fields: { paycycle: sub.paycycle, class_id: sub.class_id, admin_id: sub.admin_id, ...cycle },
-    });
+    // A batch's catalog prices the invoice only if it knows every item (a line may be newer).
+    const known = catalog && lines.every((l) => catalog.items.has(l.item_id)) ? catalog : undefined;
+    return this.issuer.issue(
+      tx,
+      ctx,
+      {
+        customer,
+        date: date ?? accountDate(this.clock.now(), this.wire.timezone),
+        termsId: sub.terms_id,
+        currencyId: sub.currency_id,
+        packageId: sub.package_id,
+        lines,
+        fields: { paycycle: sub.paycycle, class_id: sub.class_id, admin_id: sub.admin_id, ...cycle },
+      },
+      known,
+    );
   }
 }
 
@@ -208,10 +219,20 @@ export interface NextCycleOptions {
   usage?: ReadonlyMap<number, Decimal>;
   /** A cycle with nothing to bill moves on without an invoice (billing runs) instead of a 400. */
   allowEmpty?: boolean;
+  /**
+   * Items and current tiersets loaded once for a billing run's batch: what it knows is not
+   * read again per cycle; anything it lacks (a line added since) is read as without it.
+   */
+  catalog?: PricingCatalog;
 }
 
-async function itemsOf(m: EntityManager, lines: SubscriptionLine[]): Promise<Map<number, Item>> {
+async function itemsOf(
+  m: EntityManager,
+  lines: SubscriptionLine[],
+  catalog?: PricingCatalog,
+): Promise<Map<number, Item>> {
   const ids = [...new Set(lines.map((l) => l.item_id))];
+  if (catalog && ids.every((id) => catalog.items.has(id))) return catalog.items;
   const items = ids.length ? await m.find(Item, { where: { item_id: In(ids) } }) : [];
   return new Map(items.map((i) => [i.item_id, i]));
 }

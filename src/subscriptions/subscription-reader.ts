@@ -6,7 +6,7 @@ import { sumMoney } from 'src/core/money/decimal';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceReader } from 'src/invoices/invoice-reader';
 import { Item } from 'src/items/entities/item.entity';
-import { loadTiersetsById } from 'src/items/tierset-loader';
+import { LoadedTierset, loadTiersetsById } from 'src/items/tierset-loader';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
 import { LineWithItem, SubscriptionFigures, SubscriptionPresenter } from './subscription.presenter';
@@ -36,8 +36,15 @@ export class SubscriptionReader {
     return subs.map((s) => this.presenter.overview(s, figures.get(s.package_id)!));
   }
 
-  /** One subscription with `line_items` (each with its tierset); 404 when there is none. */
-  async full(m: EntityManager, packageId: number): Promise<Record<string, unknown>> {
+  /**
+   * One subscription with `line_items` (each with its tierset); 404 when there is none.
+   * `loaded`: current tiersets by item already read (a billing run's batch), not read again.
+   */
+  async full(
+    m: EntityManager,
+    packageId: number,
+    loaded?: Map<number, LoadedTierset[]>,
+  ): Promise<Record<string, unknown>> {
     const sub = await m.findOne(Subscription, { where: { package_id: packageId } });
     if (!sub) throw ApiError.notFound('package');
     const lines = await this.lines(m, [packageId]);
@@ -45,6 +52,7 @@ export class SubscriptionReader {
     const tiersets = await loadTiersetsById(
       m,
       lines.flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
+      loaded,
     );
     return {
       ...this.presenter.overview(sub, figures.get(packageId)!),

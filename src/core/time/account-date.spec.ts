@@ -1,4 +1,12 @@
-import { accountDate, accountDateSql, accountMidnight, addDays, daysBetween, nextAccountMidnight } from './account-date';
+import { DateTime } from 'luxon';
+import {
+  accountDate,
+  accountDateSql,
+  accountMidnight,
+  addDays,
+  daysBetween,
+  nextAccountMidnight,
+} from './account-date';
 
 describe('account dates', () => {
   it('takes the date in the account zone, not UTC', () => {
@@ -17,6 +25,21 @@ describe('account dates', () => {
     expect(daysBetween('2015-04-30', '2015-05-12')).toBe(12);
     expect(daysBetween('2026-03-07', '2026-03-09')).toBe(2); // across the DST change
     expect(daysBetween('2026-01-10', '2026-01-01')).toBe(-9);
+  });
+
+  it('adds and counts days on plain dates as luxon does, leap years and bad dates included', () => {
+    const luxonAdd = (date: string, days: number) => DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate();
+    const luxonBetween = (from: string, to: string) =>
+      Math.round(DateTime.fromISO(to, { zone: 'UTC' }).diff(DateTime.fromISO(from, { zone: 'UTC' }), 'days').days);
+    const dates = ['2024-02-28', '2024-02-29', '2023-12-31', '1999-12-31', '2100-02-28', '2026-03-08'];
+    for (const date of dates) {
+      for (const days of [-400, -1, 0, 1, 29, 365]) expect(addDays(date, days)).toBe(luxonAdd(date, days));
+      for (const other of dates) expect(daysBetween(date, other)).toBe(luxonBetween(date, other));
+    }
+    // Not a plain date: luxon decides, as before.
+    expect(addDays('2026-02-30', 1)).toBe(luxonAdd('2026-02-30', 1));
+    expect(addDays('2026-03-01T10:00:00', 1)).toBe('2026-03-02');
+    expect(daysBetween('2026-03-01T00:00:00', '2026-03-03')).toBe(2);
   });
 
   it('finds the next midnight in the account zone, across a DST change', () => {

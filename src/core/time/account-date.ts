@@ -7,12 +7,32 @@ export function accountDate(instant: Date, zone: string): string {
 
 /** `date` plus `days` calendar days. */
 export function addDays(date: string, days: number): string {
+  const day = plainDay(date);
+  if (day !== null && Number.isInteger(days)) {
+    const sum = new Date(day + days * DAY_MS).toISOString().slice(0, 10);
+    if (/^\d{4}-/.test(sum)) return sum;
+  }
   return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate() as string;
 }
 
 /** Whole calendar days from `from` to `to` (negative when `to` is earlier). */
 export function daysBetween(from: string, to: string): number {
+  const [start, end] = [plainDay(from), plainDay(to)];
+  if (start !== null && end !== null) return Math.round((end - start) / DAY_MS);
   return Math.round(DateTime.fromISO(to, { zone: 'UTC' }).diff(DateTime.fromISO(from, { zone: 'UTC' }), 'days').days);
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A plain `YYYY-MM-DD` as its UTC midnight in ms, else null. Invoice figures take days
+ * between dates for every invoice presented (billing runs present thousands); this skips
+ * luxon for the plain case, which is arithmetic on UTC days.
+ */
+function plainDay(date: string): number | null {
+  if (date.length !== 10 || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  const ms = Date.parse(date);
+  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date ? null : ms;
 }
 
 /** The first instant of the account date after the one `instant` falls on (its next midnight). */
