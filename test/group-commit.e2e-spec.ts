@@ -159,8 +159,11 @@ describe('group commit', () => {
     // SQLite runs the three in one group (one transaction); on MySQL/MariaDB each unit has a
     // transaction of its own, so they are sent one after another for the same order.
     const results: unknown[] = [];
+    // The group's time cap held still, as above: a slow moment must not split the three.
+    const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
     if (uow.isMysql) for (const write of writes) results.push(await write());
     else results.push(...(await Promise.all(writes.map((write) => write()))));
+    held.mockRestore();
     const hookId = results[1] as number;
     // One transaction for the three on SQLite (on MySQL/MariaDB, one each plus the deliveries' own).
     if (!uow.isMysql) expect(queryRunners).toHaveBeenCalledTimes(1);
