@@ -142,6 +142,23 @@ describe('usage (/usage)', () => {
     expect(await usageCount()).toBe(before);
   });
 
+  it('stores one row for racing repeats of a key: one 201, every other a 400 naming the key', async () => {
+    const before = await usageCount();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.post('/api/v3/usage', { line_item_id: meteredLine, usage_value: i + 1, external_key: 'race-1' }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400, 400, 400]);
+    for (const a of answers.filter((x) => x.status === 400)) expect(a.body.message).toContain('"race-1"');
+    expect(await usageCount()).toBe(before + 1);
+    // A repeat in a bulk is refused by the same key.
+    const bulk = await t
+      .post('/api/v3/usage?action=bulk', [{ line_item_id: meteredLine, usage_value: 1, external_key: 'race-1' }])
+      .expect(200);
+    expect(bulk.body.response[0].message).toContain('"race-1"');
+  });
+
   it('bulk: answers each record in order, writes the good ones once, through both action forms', async () => {
     const before = await usageCount();
     const res = await t

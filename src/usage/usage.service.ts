@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { ApiError } from 'src/core/envelope/api-error';
 import { MetricsRegistry } from 'src/core/metrics/metrics-registry';
@@ -9,6 +9,8 @@ import { parsePathRef } from 'src/core/refs/path-ref';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { insertRow, insertRowsReturningIds } from 'src/database/insert-row';
+import { queryRows } from 'src/database/raw-query';
+import { isUniqueViolation } from 'src/database/unique-violation';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { UsageRecord } from './entities/usage-record.entity';
 import { parseUsageRecord, UsageRecordInput } from './usage-record-input';
@@ -57,12 +59,16 @@ export class UsageService {
     const input = parseUsageRecord(body, this.clock.now(), this.wire.timezone);
     const [target] = await this.resolver.resolve(this.dataSource.manager, [input.selector]);
     if (typeof target === 'string') throw ApiError.badRequest(target);
+    const row = this.row(input, target);
     return this.uow.run(async (tx) => {
-      // Inside the unit: a key committed by a concurrent request since is seen on the re-run.
-      if (input.externalKey !== null && (await this.takenKeys(tx.manager, [input.externalKey])).size > 0) {
-        throw keyTaken(input.externalKey);
+      // The unique key checks the external key as the INSERT runs (one statement, not a
+      // SELECT first): a repeat, even one racing this request, fails here and only here.
+      try {
+        return await insertRow(tx.manager, UsageRecord, row);
+      } catch (error) {
+        if (input.externalKey !== null && isUniqueViolation(error)) throw keyTaken(input.externalKey);
+        throw error;
       }
-      return insertRow(tx.manager, UsageRecord, this.row(input, target));
     });
   }
 
@@ -163,8 +169,13 @@ export class UsageService {
   /** The keys among `keys` already used (compared as the database compares them). */
   private async takenKeys(m: EntityManager, keys: string[]): Promise<Set<string>> {
     if (!keys.length) return new Set();
-    const rows = await m.find(UsageRecord, { where: { external_key: In(keys) }, select: { external_key: true } });
-    return new Set(rows.map((r) => (r.external_key ?? '').toLowerCase()));
+    const table = m.connection.driver.escape(m.connection.getMetadata(UsageRecord).tableName);
+    const rows = await queryRows<{ external_key: string }>(
+      m,
+      `SELECT external_key FROM ${table} WHERE external_key IN (:...keys)`,
+      { keys },
+    );
+    return new Set(rows.map((r) => r.external_key.toLowerCase()));
   }
 }
 
