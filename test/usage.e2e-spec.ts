@@ -159,6 +159,19 @@ describe('usage (/usage)', () => {
     expect(bulk.body.response[0].message).toContain('"race-1"');
   });
 
+  it('answers concurrent single records each with the id of its own row', async () => {
+    const values = Array.from({ length: 12 }, (_, i) => i + 101);
+    const answers = await Promise.all(
+      values.map((v) =>
+        t.post('/api/v3/usage', { line_item_id: meteredLine, usage_value: v, external_key: `own-${v}` }).expect(201),
+      ),
+    );
+    const stored = await Promise.all(
+      answers.map(async (a) => (await t.get(`/api/v3/usage/${a.body.response.id}`).expect(200)).body.response),
+    );
+    expect(stored.map((s) => [s.usage_value, s.external_key])).toEqual(values.map((v) => [v, `own-${v}`]));
+  });
+
   it('bulk: answers each record in order, writes the good ones once, through both action forms', async () => {
     const before = await usageCount();
     const res = await t

@@ -8,11 +8,11 @@ import { moneyToJson } from 'src/core/money/decimal';
 import { parsePathRef } from 'src/core/refs/path-ref';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { insertRow, insertRowsReturningIds } from 'src/database/insert-row';
+import { insertRowsReturningIds } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
-import { isUniqueViolation } from 'src/database/unique-violation';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { UsageRecord } from './entities/usage-record.entity';
+import { keyTaken, SingleUsageBatch } from './single-usage-batch';
 import { parseUsageRecord, UsageRecordInput } from './usage-record-input';
 import { USAGE_REF } from './usage-ref';
 import { UsageTarget, UsageTargetResolver } from './usage-target-resolver';
@@ -28,6 +28,7 @@ export type UsageOutcome = { id: number } | { error: string };
 export class UsageService {
   /** Usage records by outcome (`/metrics`): recorded, or refused (a bad record or a repeated key). */
   private readonly records: Counter<'outcome'>;
+  private readonly singles: SingleUsageBatch;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -37,6 +38,7 @@ export class UsageService {
     private readonly resolver: UsageTargetResolver,
     metrics: MetricsRegistry,
   ) {
+    this.singles = new SingleUsageBatch(uow);
     this.records = metrics.counter({
       name: 'billing_usage_records_total',
       help: 'Usage records received through POST /usage, by outcome.',
@@ -59,17 +61,7 @@ export class UsageService {
     const input = parseUsageRecord(body, this.clock.now(), this.wire.timezone);
     const [target] = await this.resolver.resolve(this.dataSource.manager, [input.selector]);
     if (typeof target === 'string') throw ApiError.badRequest(target);
-    const row = this.row(input, target);
-    return this.uow.run(async (tx) => {
-      // The unique key checks the external key as the INSERT runs (one statement, not a
-      // SELECT first): a repeat, even one racing this request, fails here and only here.
-      try {
-        return await insertRow(tx.manager, UsageRecord, row);
-      } catch (error) {
-        if (input.externalKey !== null && isUniqueViolation(error)) throw keyTaken(input.externalKey);
-        throw error;
-      }
-    });
+    return this.singles.insert(this.row(input, target));
   }
 
   /**
@@ -177,8 +169,4 @@ export class UsageService {
     );
     return new Set(rows.map((r) => r.external_key.toLowerCase()));
   }
-}
-
-function keyTaken(key: string): ApiError {
-  return ApiError.badRequest(`Field "external_key": usage with external key "${key}" was already recorded.`);
 }
