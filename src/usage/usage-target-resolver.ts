@@ -54,11 +54,13 @@ export class UsageTargetResolver {
           )
         : [],
     ]);
+    // By id: a bulk of a thousand records on as many lines must not scan every row per record.
+    const lineById = new Map(byId.map((r) => [Number(r.line_item_id), r]));
     return selectors.map((s) => {
       switch (s.kind) {
         case 'line':
           return pickLine(
-            byId.filter((r) => Number(r.line_item_id) === s.lineItemId),
+            lineById.has(s.lineItemId) ? [lineById.get(s.lineItemId) as LineRow] : [],
             `Field "line_item_id": no subscription line with id ${s.lineItemId} exists.`,
           );
         case 'lineKey':

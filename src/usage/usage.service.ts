@@ -58,10 +58,11 @@ export class UsageService {
   }
 
   private async recordOne(body: unknown): Promise<number> {
-    const input = parseUsageRecord(body, this.clock.now(), this.wire.timezone);
+    const now = this.clock.now();
+    const input = parseUsageRecord(body, now, this.wire.timezone);
     const [target] = await this.resolver.resolve(this.dataSource.manager, [input.selector]);
     if (typeof target === 'string') throw ApiError.badRequest(target);
-    return this.singles.insert(this.row(input, target));
+    return this.singles.insert(row(input, target, now));
   }
 
   /**
@@ -114,7 +115,7 @@ export class UsageService {
       const ids = await insertRowsReturningIds(
         tx.manager,
         UsageRecord,
-        written.map((r) => this.row(r.input, r.target)),
+        written.map((r) => row(r.input, r.target, now)),
       );
       written.forEach((r, k) => (outcomes[r.i] = { id: ids[k] }));
       return { refused, written: ids };
@@ -145,19 +146,6 @@ export class UsageService {
     };
   }
 
-  private row(input: UsageRecordInput, target: UsageTarget): Partial<UsageRecord> {
-    return {
-      ...target,
-      usage_value: input.value,
-      type: input.type,
-      options: input.options.join(','),
-      from_datetime: input.from,
-      to_datetime: input.to,
-      external_key: input.externalKey,
-      write_datetime: this.clock.now(),
-    };
-  }
-
   /** The keys among `keys` already used (compared as the database compares them). */
   private async takenKeys(m: EntityManager, keys: string[]): Promise<Set<string>> {
     if (!keys.length) return new Set();
@@ -169,4 +157,18 @@ export class UsageService {
     );
     return new Set(rows.map((r) => r.external_key.toLowerCase()));
   }
+}
+
+/** The row of a record; `now`, the request's time, is its write time. */
+function row(input: UsageRecordInput, target: UsageTarget, now: Date): Partial<UsageRecord> {
+  return {
+    ...target,
+    usage_value: input.value,
+    type: input.type,
+    options: input.options.join(','),
+    from_datetime: input.from,
+    to_datetime: input.to,
+    external_key: input.externalKey,
+    write_datetime: now,
+  };
 }
