@@ -1,4 +1,6 @@
 import Decimal from 'decimal.js';
+import { createConnection } from 'mysql2/promise';
+import { randomBytes } from 'node:crypto';
 import { Column, DataSource, Entity, Index, PrimaryGeneratedColumn, QueryFailedError } from 'typeorm';
 import { RATE } from 'src/core/money/decimal.transformer';
 import { insertRow, insertRowsReturningIds, insertRowsStatement } from './insert-row';
@@ -46,28 +48,41 @@ const drivers: Array<'better-sqlite3' | 'mysql'> =
 
 describe.each(drivers)('insert-row on %s', (type) => {
   let dataSource: DataSource;
+  // MySQL/MariaDB: a scratch database of this file's own, dropped at the end.
+  const server = {
+    host: process.env.DB_HOST ?? '127.0.0.1',
+    port: Number(process.env.DB_PORT ?? 3306),
+    user: process.env.DB_USER ?? 'root',
+    password: process.env.DB_PASSWORD ?? '',
+  };
+  const scratch = `billing_spec_${randomBytes(5).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const connection = await createConnection(server);
+    await connection.query(sql).finally(() => connection.end());
+  };
 
   beforeAll(async () => {
+    if (type === 'mysql')
+      await admin(`CREATE DATABASE \`${scratch}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     dataSource =
       type === 'mysql'
         ? new DataSource({
             type,
-            host: process.env.DB_HOST ?? '127.0.0.1',
-            port: Number(process.env.DB_PORT ?? 3306),
-            username: process.env.DB_USER ?? 'root',
-            password: process.env.DB_PASSWORD ?? '',
-            database: process.env.DB_NAME,
+            host: server.host,
+            port: server.port,
+            username: server.user,
+            password: server.password,
+            database: scratch,
             timezone: 'Z',
             entities: [Probe],
             synchronize: true,
-            dropSchema: true,
           })
         : bindNumbersOnSqlite(new DataSource({ type, database: ':memory:', entities: [Probe], synchronize: true }));
     await dataSource.initialize();
   });
   afterAll(async () => {
-    if (type === 'mysql') await dataSource.query('DROP TABLE IF EXISTS insert_row_probe');
     await dataSource.destroy();
+    if (type === 'mysql') await admin(`DROP DATABASE IF EXISTS \`${scratch}\``);
   });
 
   /** The stored columns as the database holds them (not as TypeORM reads them), by id. */
@@ -131,10 +146,7 @@ describe('sqliteParameter', () => {
     await dataSource.initialize();
     const values = [null, 'x', 3, -2.5, 2 ** 53, true, false, new Date('2026-11-25T19:30:15.250Z'), Buffer.from('b')];
     const params = Object.fromEntries(values.map((v, i) => [`p${i}`, v]));
-    const [, bound] = dataSource.driver.escapeQueryWithParameters(
-      values.map((_, i) => `:p${i}`).join(', '),
-      params,
-    );
+    const [, bound] = dataSource.driver.escapeQueryWithParameters(values.map((_, i) => `:p${i}`).join(', '), params);
     expect(values.map(sqliteParameter)).toEqual(bound);
     await dataSource.destroy();
   });
