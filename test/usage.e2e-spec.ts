@@ -142,6 +142,36 @@ describe('usage (/usage)', () => {
     expect(await usageCount()).toBe(before);
   });
 
+  it('stores one row for racing repeats of a key: one 201, every other a 400 naming the key', async () => {
+    const before = await usageCount();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.post('/api/v3/usage', { line_item_id: meteredLine, usage_value: i + 1, external_key: 'race-1' }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400, 400, 400]);
+    for (const a of answers.filter((x) => x.status === 400)) expect(a.body.message).toContain('"race-1"');
+    expect(await usageCount()).toBe(before + 1);
+    // A repeat in a bulk is refused by the same key.
+    const bulk = await t
+      .post('/api/v3/usage?action=bulk', [{ line_item_id: meteredLine, usage_value: 1, external_key: 'race-1' }])
+      .expect(200);
+    expect(bulk.body.response[0].message).toContain('"race-1"');
+  });
+
+  it('answers concurrent single records each with the id of its own row', async () => {
+    const values = Array.from({ length: 12 }, (_, i) => i + 101);
+    const answers = await Promise.all(
+      values.map((v) =>
+        t.post('/api/v3/usage', { line_item_id: meteredLine, usage_value: v, external_key: `own-${v}` }).expect(201),
+      ),
+    );
+    const stored = await Promise.all(
+      answers.map(async (a) => (await t.get(`/api/v3/usage/${a.body.response.id}`).expect(200)).body.response),
+    );
+    expect(stored.map((s) => [s.usage_value, s.external_key])).toEqual(values.map((v) => [v, `own-${v}`]));
+  });
+
   it('bulk: answers each record in order, writes the good ones once, through both action forms', async () => {
     const before = await usageCount();
     const res = await t

@@ -1,4 +1,5 @@
 import { DataSource, ObjectLiteral } from 'typeorm';
+import { DateUtils } from 'typeorm/util/DateUtils';
 
 /**
  * better-sqlite3 binds every JS number as REAL; an integer is bound as a BigInt instead so
@@ -7,6 +8,17 @@ import { DataSource, ObjectLiteral } from 'typeorm';
  */
 function sqliteNumber(value: number): number | bigint {
   return Number.isSafeInteger(value) ? BigInt(value) : value;
+}
+
+/**
+ * One parameter as TypeORM's SQLite driver binds it (booleans as 1/0, dates as UTC text),
+ * with numbers bound as bindNumbersOnSqlite binds them: for SQL written with `?` directly.
+ */
+export function sqliteParameter(value: unknown): unknown {
+  if (typeof value === 'number') return sqliteNumber(value);
+  if (typeof value === 'boolean') return +value;
+  if (value instanceof Date) return DateUtils.mixedDateToUtcDatetimeString(value);
+  return value;
 }
 
 /** A number smuggled past the SQLite driver's inlining so that it is bound instead. */

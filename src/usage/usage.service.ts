@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { ApiError } from 'src/core/envelope/api-error';
 import { MetricsRegistry } from 'src/core/metrics/metrics-registry';
@@ -8,9 +8,11 @@ import { moneyToJson } from 'src/core/money/decimal';
 import { parsePathRef } from 'src/core/refs/path-ref';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { insertRow, insertRowsReturningIds } from 'src/database/insert-row';
+import { insertRowsReturningIds } from 'src/database/insert-row';
+import { queryRows } from 'src/database/raw-query';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { UsageRecord } from './entities/usage-record.entity';
+import { keyTaken, SingleUsageBatch } from './single-usage-batch';
 import { parseUsageRecord, UsageRecordInput } from './usage-record-input';
 import { USAGE_REF } from './usage-ref';
 import { UsageTarget, UsageTargetResolver } from './usage-target-resolver';
@@ -26,6 +28,7 @@ export type UsageOutcome = { id: number } | { error: string };
 export class UsageService {
   /** Usage records by outcome (`/metrics`): recorded, or refused (a bad record or a repeated key). */
   private readonly records: Counter<'outcome'>;
+  private readonly singles: SingleUsageBatch;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -35,6 +38,7 @@ export class UsageService {
     private readonly resolver: UsageTargetResolver,
     metrics: MetricsRegistry,
   ) {
+    this.singles = new SingleUsageBatch(uow);
     this.records = metrics.counter({
       name: 'billing_usage_records_total',
       help: 'Usage records received through POST /usage, by outcome.',
@@ -54,16 +58,11 @@ export class UsageService {
   }
 
   private async recordOne(body: unknown): Promise<number> {
-    const input = parseUsageRecord(body, this.clock.now(), this.wire.timezone);
+    const now = this.clock.now();
+    const input = parseUsageRecord(body, now, this.wire.timezone);
     const [target] = await this.resolver.resolve(this.dataSource.manager, [input.selector]);
     if (typeof target === 'string') throw ApiError.badRequest(target);
-    return this.uow.run(async (tx) => {
-      // Inside the unit: a key committed by a concurrent request since is seen on the re-run.
-      if (input.externalKey !== null && (await this.takenKeys(tx.manager, [input.externalKey])).size > 0) {
-        throw keyTaken(input.externalKey);
-      }
-      return insertRow(tx.manager, UsageRecord, this.row(input, target));
-    });
+    return this.singles.insert(row(input, target, now));
   }
 
   /**
@@ -116,7 +115,7 @@ export class UsageService {
       const ids = await insertRowsReturningIds(
         tx.manager,
         UsageRecord,
-        written.map((r) => this.row(r.input, r.target)),
+        written.map((r) => row(r.input, r.target, now)),
       );
       written.forEach((r, k) => (outcomes[r.i] = { id: ids[k] }));
       return { refused, written: ids };
@@ -147,27 +146,29 @@ export class UsageService {
     };
   }
 
-  private row(input: UsageRecordInput, target: UsageTarget): Partial<UsageRecord> {
-    return {
-      ...target,
-      usage_value: input.value,
-      type: input.type,
-      options: input.options.join(','),
-      from_datetime: input.from,
-      to_datetime: input.to,
-      external_key: input.externalKey,
-      write_datetime: this.clock.now(),
-    };
-  }
-
   /** The keys among `keys` already used (compared as the database compares them). */
   private async takenKeys(m: EntityManager, keys: string[]): Promise<Set<string>> {
     if (!keys.length) return new Set();
-    const rows = await m.find(UsageRecord, { where: { external_key: In(keys) }, select: { external_key: true } });
-    return new Set(rows.map((r) => (r.external_key ?? '').toLowerCase()));
+    const table = m.connection.driver.escape(m.connection.getMetadata(UsageRecord).tableName);
+    const rows = await queryRows<{ external_key: string }>(
+      m,
+      `SELECT external_key FROM ${table} WHERE external_key IN (:...keys)`,
+      { keys },
+    );
+    return new Set(rows.map((r) => r.external_key.toLowerCase()));
   }
 }
 
-function keyTaken(key: string): ApiError {
-  return ApiError.badRequest(`Field "external_key": usage with external key "${key}" was already recorded.`);
+/** The row of a record; `now`, the request's time, is its write time. */
+function row(input: UsageRecordInput, target: UsageTarget, now: Date): Partial<UsageRecord> {
+  return {
+    ...target,
+    usage_value: input.value,
+    type: input.type,
+    options: input.options.join(','),
+    from_datetime: input.from,
+    to_datetime: input.to,
+    external_key: input.externalKey,
+    write_datetime: now,
+  };
 }
