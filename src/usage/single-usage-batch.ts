@@ -13,8 +13,8 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** Thrown inside the batch's unit when a record's key is taken: the unit fails at once, nothing written. */
-class KeyTakenInBatch extends Error {}
+/** Thrown inside the batch's unit when its INSERT fails: the unit is rolled back, nothing written. */
+class BatchInsertRefused extends Error {}
 
 /**
  * Single `POST /usage` records that arrive in one turn of the event loop, written as one
@@ -22,12 +22,12 @@ class KeyTakenInBatch extends Error {}
  * another, two statements each (SAVEPOINT, INSERT), so 16 records cost 32 round trips in
  * a row where one batch costs 2.
  *
- * Each record still gets what a unit of its own would give it: when a key of the batch is
- * taken (stored already, by a racing request, or twice in the batch), the batch's unit
- * writes nothing and each record runs again in a unit of its own, where a taken key is
- * that record's 400. Any other failure (a database error, a COMMIT whose outcome is
- * unknown) is every record's, as it would be for units sharing a group's COMMIT; none is
- * written twice, as none runs again.
+ * Each record still gets what a unit of its own would give it: when the batch's INSERT
+ * fails (a key taken already, by a racing request or twice in the batch, or any other
+ * refusal of one row), the unit writes nothing and each record runs again in a unit of
+ * its own, so a taken key is that record's 400 and one bad row fails alone. A failure
+ * after the INSERT succeeded (a COMMIT whose outcome is unknown) is every record's, as it
+ * would be for units sharing a group's COMMIT; none is written twice, as none runs again.
  */
 export class SingleUsageBatch {
   private pending: Pending[] = [];
@@ -59,12 +59,12 @@ export class SingleUsageBatch {
             UsageRecord,
             batch.map((p) => p.row),
           );
-        } catch (error) {
-          throw isUniqueViolation(error) ? new KeyTakenInBatch() : error;
+        } catch {
+          throw new BatchInsertRefused();
         }
       });
     } catch (error) {
-      if (error instanceof KeyTakenInBatch) for (const p of batch) this.alone(p);
+      if (error instanceof BatchInsertRefused) for (const p of batch) this.alone(p);
       else for (const p of batch) p.reject(error);
       return;
     }
