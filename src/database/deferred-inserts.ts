@@ -58,31 +58,13 @@ export async function flushDeferredInserts(manager: EntityManager): Promise<void
 /**
  * Writes now the rows added since `mark` (one unit's, in a transaction shared by several:
  * in the unit's savepoint, so that a failure here is that unit's alone) and keeps deferring.
- * `sentTogether`: the statements are all sent before the first answer (one round trip for
- * all of them), and the promise settles once every one has been answered. Only for a
- * connection with autocommit off (mysql-group-commit.ts): there a statement that runs after
- * one that lost the transaction (a deadlock) opens a transaction of its own, rolled back
- * with the group, instead of committing on its own.
  */
-export async function flushDeferredSince(
-  manager: EntityManager,
-  mark: number,
-  { sentTogether }: { sentTogether: boolean },
-): Promise<void> {
+export async function flushDeferredSince(manager: EntityManager, mark: number): Promise<void> {
   const rows = pending.get(manager)?.splice(mark);
-  if (!rows?.length) return;
-  if (!sentTogether) return insertDeferred(manager, rows);
-  const outcomes = await Promise.allSettled(deferredStatements(manager, rows).map((insert) => insert()));
-  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
+  if (rows?.length) await insertDeferred(manager, rows);
 }
 
 async function insertDeferred(manager: EntityManager, rows: DeferredRow[]): Promise<void> {
-  for (const insert of deferredStatements(manager, rows)) await insert();
-}
-
-/** The INSERTs that write `rows`, in order, each table's rows in as few statements as its column sets allow. */
-function deferredStatements(manager: EntityManager, rows: DeferredRow[]): Array<() => Promise<void>> {
   const batches = new Map<string, { entity: EntityTarget<ObjectLiteral>; rows: ObjectLiteral[] }>();
   for (const row of rows) {
     const table = manager.connection.getMetadata(row.entity).tableName;
@@ -91,14 +73,11 @@ function deferredStatements(manager: EntityManager, rows: DeferredRow[]): Array<
     if (batch) batch.rows.push(row.values);
     else batches.set(key, { entity: row.entity, rows: [row.values] });
   }
-  const statements: Array<() => Promise<void>> = [];
   for (const { entity, rows: batch } of batches.values()) {
     for (let i = 0; i < batch.length; i += MAX_ROWS_PER_INSERT) {
-      const slice = batch.slice(i, i + MAX_ROWS_PER_INSERT);
-      statements.push(() => insertRows(manager, entity, slice));
+      await insertRows(manager, entity, batch.slice(i, i + MAX_ROWS_PER_INSERT));
     }
   }
-  return statements;
 }
 
 /** Forgets what a transaction that will not commit had waiting. */

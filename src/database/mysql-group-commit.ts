@@ -53,18 +53,13 @@ type UnitOutcome =
  *   whole group back; a lock wait timeout: the writer rolls it back whole), nothing of the
  *   group is kept and each of its units runs again in a fresh transaction of its own. From
  *   that error on no statement reaches the connection but the ROLLBACK
- *   (mysql-transaction-watch.ts); and the group's connection has autocommit off until its
- *   transaction has ended, so even a statement already sent behind the one that failed
- *   (a unit's deferred rows go together) runs in a transaction that is rolled back, never
- *   in autocommit;
+ *   (mysql-transaction-watch.ts), so nothing runs in autocommit;
  * - the units that ran succeed only once the COMMIT has succeeded (their `afterCommit` work
  *   runs after it); if the COMMIT fails, whether it took effect is unknown: they all fail
  *   and none runs again.
  * No run that is undone can have called outside the database (outside-call-guard.ts), so a
  * unit runs again only where the database undid it, never because a neighbour failed.
- * A unit's deferred rows (revisions, events) are written at its end, inside its savepoint.
- * Round trips a unit waits for: its savepoint is sent with its first statement, and its
- * deferred rows' INSERTs are sent together.
+ * A unit's deferred rows (revisions) are written at its end, inside its savepoint.
  */
 export class MysqlGroupCommit extends GroupCommitQueue {
   private readonly alone: MysqlWriter;
@@ -107,26 +102,13 @@ export class MysqlGroupCommit extends GroupCommitQueue {
 
   private async runGroup(group: Queued[]): Promise<void> {
     const runner = this.runner();
-    let connection: WatchedConnection | null = null;
-    let watch: TransactionWatch | null = null;
-    let started = false;
+    let watch: TransactionWatch | undefined;
     try {
-      connection = (await runner.connect()) as WatchedConnection;
-      watch = new TransactionWatch(connection);
-      // Sent ahead of START TRANSACTION and answered with it: no round trip of its own.
-      const manual = send(connection, 'SET autocommit = 0');
-      const opened = await runner.startTransaction().then(
-        () => true,
-        () => false,
-      );
-      started = (await manual) === null && opened;
+      watch = new TransactionWatch((await runner.connect()) as WatchedConnection);
+      await runner.startTransaction();
     } catch {
-      // started stays false
-    }
-    if (!connection || !watch || !started) {
       // Nothing ran: each unit tries a transaction of its own and meets its own outcome.
       watch?.stop();
-      connection?.destroy();
       await runner.release().catch(() => undefined);
       for (const unit of group) void this.runAlone(unit, 1);
       return;
@@ -140,7 +122,7 @@ export class MysqlGroupCommit extends GroupCommitQueue {
     let lost: { unit: Queued; error: unknown; refused: boolean } | null = null;
     while (next < group.length && (next === 0 || performance.now() - openedAt < MAX_MYSQL_GROUP_MS)) {
       const unit = group[next++];
-      const outcome = await runUnit(runner, connection, unit, watch);
+      const outcome = await runUnit(runner, manager, unit, watch, next === 1);
       if (outcome.kind === 'done') finished.push({ unit, result: outcome.result });
       else if (outcome.kind === 'failed') unit.reject(outcome.error);
       else if (outcome.kind === 'refused') again.push(unit);
@@ -161,14 +143,12 @@ export class MysqlGroupCommit extends GroupCommitQueue {
         commitError = error;
       }
     }
-    let ended = committed;
     if (!committed) {
       dropDeferredInserts(manager);
-      ended = await rollBack(runner);
+      await rollBack(runner);
     }
     watch.stop();
-    // The units' answers do not wait for the connection to be put back in autocommit.
-    void giveBack(runner, connection, ended);
+    await runner.release().catch(() => undefined);
 
     if (committed) for (const { unit, result } of finished) unit.resolve(result);
     else if (lost === null) for (const { unit } of finished) unit.reject(commitError);
@@ -185,44 +165,40 @@ export class MysqlGroupCommit extends GroupCommitQueue {
 }
 
 /**
- * Sets the unit's savepoint without waiting for the answer: the connection runs statements
- * in the order they are sent, and this one is sent before the unit's body starts, so every
- * statement of the unit runs after it (a round trip less per unit). A SAVEPOINT takes no
- * lock, so it cannot lose the transaction under the statements queued behind it; if it
- * fails all the same, the unit's statements ran without a savepoint of their own and only
- * the whole group can undo them: the group's transaction is given up (`lost`).
+ * Runs one unit of a group in its savepoint. The group's first unit needs none: before it
+ * the transaction holds nothing, so undoing it is undoing the whole transaction, and the
+ * next units start in a fresh one (a statement less per group; a ROLLBACK and a START
+ * TRANSACTION more only when that unit fails).
  */
-function setSavepoint(connection: WatchedConnection): Promise<unknown> {
-  return send(connection, `SAVEPOINT ${SAVEPOINT}`);
-}
-
-/** Runs one unit of a group in its savepoint. */
 async function runUnit(
   runner: QueryRunner,
-  connection: WatchedConnection,
+  manager: EntityManager,
   unit: Queued,
   watch: TransactionWatch,
+  first: boolean,
 ): Promise<UnitOutcome> {
-  const manager = runner.manager;
-  const savepointSet = setSavepoint(connection);
+  if (!first) {
+    try {
+      await runner.query(`SAVEPOINT ${SAVEPOINT}`);
+    } catch (error) {
+      return { kind: 'lost', error, refused: true };
+    }
+  }
   const mark = deferredMark(manager);
   try {
     const result = await unit.work(manager);
-    const savepointError = await savepointSet;
-    if (savepointError !== null) return withoutSavepoint(manager, mark, savepointError);
     // A statement of this unit lost the transaction even though its body went on.
     if (watch.lost !== null) throw new TransactionLost(watch.lost);
-    await flushDeferredSince(manager, mark, { sentTogether: true });
+    await flushDeferredSince(manager, mark);
     return { kind: 'done', result };
   } catch (error) {
-    const savepointError = await savepointSet;
-    if (savepointError !== null) return withoutSavepoint(manager, mark, savepointError);
     dropDeferredSince(manager, mark);
     // What the transaction remembered may include what this unit wrote.
     forgetInTransaction(manager);
     if (watch.lost !== null) return { kind: 'lost', error, refused: true };
     try {
-      await runner.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      if (first) await startAfresh(runner);
+      else await runner.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
     } catch {
       return { kind: 'lost', error, refused: isConcurrencyConflict(error) };
     }
@@ -230,36 +206,14 @@ async function runUnit(
   }
 }
 
-/** A unit whose savepoint failed: what it wrote can only go with the whole group. */
-function withoutSavepoint(manager: EntityManager, mark: number, error: unknown): UnitOutcome {
-  dropDeferredSince(manager, mark);
-  forgetInTransaction(manager);
-  return { kind: 'lost', error, refused: true };
+/** Undoes the transaction whole (only the first unit ran in it) and opens the next one. */
+async function startAfresh(runner: QueryRunner): Promise<void> {
+  await runner.rollbackTransaction();
+  await runner.startTransaction();
 }
 
-/** Ends a transaction that will not commit (the database may have ended it already); false if that failed. */
-async function rollBack(runner: QueryRunner): Promise<boolean> {
-  if (!runner.isTransactionActive) return true;
-  return runner.rollbackTransaction().then(
-    () => true,
-    () => false,
-  );
-}
-
-/**
- * Returns the group's connection to the pool in autocommit again. Only once its transaction
- * has ended: turning autocommit on commits an open one. A connection whose transaction may
- * still be open, or that stays out of autocommit, is closed instead (the server then rolls
- * back what it held).
- */
-async function giveBack(runner: QueryRunner, connection: WatchedConnection, ended: boolean): Promise<void> {
-  if (!ended || (await send(connection, 'SET autocommit = 1')) !== null) connection.destroy();
-  await runner.release().catch(() => undefined);
-}
-
-/** Sends a statement on the connection at once; settles with its error, or null. */
-function send(connection: WatchedConnection, sql: string): Promise<unknown> {
-  return new Promise((settle) => {
-    connection.query(sql, (error: unknown) => settle(error ?? null));
-  });
+/** Ends a transaction that will not commit (the database may have ended it already). */
+async function rollBack(runner: QueryRunner): Promise<void> {
+  if (!runner.isTransactionActive) return;
+  await runner.rollbackTransaction().catch(() => undefined);
 }

@@ -3,8 +3,6 @@ type Call = (...args: unknown[]) => unknown;
 export interface WatchedConnection {
   query: Call;
   execute: Call;
-  /** Closes the connection and takes it out of the pool. */
-  destroy(): void;
 }
 
 /** Errors after which MySQL/MariaDB no longer holds the transaction's work as it was. */
@@ -40,7 +38,7 @@ export class TransactionWatch {
 
   /** Gives the connection its own methods back (before it returns to the pool). */
   stop(): void {
-    const own = this.connection as Partial<Pick<WatchedConnection, 'query' | 'execute'>>;
+    const own = this.connection as Partial<WatchedConnection>;
     delete own.query;
     delete own.execute;
   }
