@@ -98,10 +98,12 @@ describe('unit of work runs once', () => {
     expect(transactions).toHaveBeenCalledTimes(1);
     transactions.mockRestore();
     const kept = await t.dataSource.manager.findBy(Revision, { context_str: 'uow-test' });
-    expect(kept.map((r) => r.revision_note).filter((n) => ['first, failing', 'g', 'h'].includes(n)).sort()).toEqual([
-      'g',
-      'h',
-    ]);
+    expect(
+      kept
+        .map((r) => r.revision_note)
+        .filter((n) => ['first, failing', 'g', 'h'].includes(n))
+        .sort(),
+    ).toEqual(['g', 'h']);
   });
 
   it('fails only the unit that hits a duplicate key in a shared transaction; neighbours run once', async () => {
