@@ -39,16 +39,22 @@ describe('unit of work runs once', () => {
       revision_note: text,
     });
 
-  it('runs each body once when a neighbour queued in the same turn fails', async () => {
-    const transactions = jest.spyOn(t.dataSource, 'createQueryRunner');
-    // The group's 20 ms cap reads performance.now(): held still, so a slow moment of a loaded
-    // machine cannot close the group early.
-    const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
+  /** Bodies that write a note and count their runs by name. */
+  function countedRuns() {
     const runs = new Map<string, number>();
     const counted = (name: string) => (tx: Tx) => {
       runs.set(name, (runs.get(name) ?? 0) + 1);
       return note(name)(tx);
     };
+    return { runs, counted };
+  }
+
+  it('runs each body once when a neighbour queued in the same turn fails', async () => {
+    const transactions = jest.spyOn(t.dataSource, 'createQueryRunner');
+    // The group's 20 ms cap reads performance.now(): held still, so a slow moment of a loaded
+    // machine cannot close the group early.
+    const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
+    const { runs, counted } = countedRuns();
     const outcomes = await Promise.allSettled([
       ...['a', 'b', 'c'].map((name) => uow.run(counted(name))),
       uow.run(async (tx) => {
@@ -73,6 +79,31 @@ describe('unit of work runs once', () => {
     transactions.mockRestore();
     const kept = await t.dataSource.manager.findBy(Revision, { context_str: 'uow-test' });
     expect(kept.map((r) => r.revision_note).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('undoes only the first unit of a group when it fails; the units after it run once and are kept', async () => {
+    const transactions = jest.spyOn(t.dataSource, 'createQueryRunner');
+    const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
+    const { runs, counted } = countedRuns();
+    const outcomes = await Promise.allSettled([
+      uow.run(async (tx) => {
+        await note('first, failing')(tx);
+        throw new Error('the first unit fails');
+      }),
+      ...['g', 'h'].map((name) => uow.run(counted(name))),
+    ]);
+    held.mockRestore();
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(Object.fromEntries(runs)).toEqual({ g: 1, h: 1 });
+    expect(transactions).toHaveBeenCalledTimes(1);
+    transactions.mockRestore();
+    const kept = await t.dataSource.manager.findBy(Revision, { context_str: 'uow-test' });
+    expect(
+      kept
+        .map((r) => r.revision_note)
+        .filter((n) => ['first, failing', 'g', 'h'].includes(n))
+        .sort(),
+    ).toEqual(['g', 'h']);
   });
 
   it('fails only the unit that hits a duplicate key in a shared transaction; neighbours run once', async () => {

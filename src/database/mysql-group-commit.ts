@@ -102,12 +102,13 @@ export class MysqlGroupCommit extends GroupCommitQueue {
 
   private async runGroup(group: Queued[]): Promise<void> {
     const runner = this.runner();
-    let watch: TransactionWatch;
+    let watch: TransactionWatch | undefined;
     try {
       watch = new TransactionWatch((await runner.connect()) as WatchedConnection);
       await runner.startTransaction();
     } catch {
       // Nothing ran: each unit tries a transaction of its own and meets its own outcome.
+      watch?.stop();
       await runner.release().catch(() => undefined);
       for (const unit of group) void this.runAlone(unit, 1);
       return;
@@ -121,7 +122,7 @@ export class MysqlGroupCommit extends GroupCommitQueue {
     let lost: { unit: Queued; error: unknown; refused: boolean } | null = null;
     while (next < group.length && (next === 0 || performance.now() - openedAt < MAX_MYSQL_GROUP_MS)) {
       const unit = group[next++];
-      const outcome = await runUnit(runner, manager, unit, watch);
+      const outcome = await runUnit(runner, manager, unit, watch, next === 1);
       if (outcome.kind === 'done') finished.push({ unit, result: outcome.result });
       else if (outcome.kind === 'failed') unit.reject(outcome.error);
       else if (outcome.kind === 'refused') again.push(unit);
@@ -163,17 +164,25 @@ export class MysqlGroupCommit extends GroupCommitQueue {
   }
 }
 
-/** Runs one unit of a group in its savepoint. */
+/**
+ * Runs one unit of a group in its savepoint. The group's first unit needs none: before it
+ * the transaction holds nothing, so undoing it is undoing the whole transaction, and the
+ * next units start in a fresh one (a statement less per group; a ROLLBACK and a START
+ * TRANSACTION more only when that unit fails).
+ */
 async function runUnit(
   runner: QueryRunner,
   manager: EntityManager,
   unit: Queued,
   watch: TransactionWatch,
+  first: boolean,
 ): Promise<UnitOutcome> {
-  try {
-    await runner.query(`SAVEPOINT ${SAVEPOINT}`);
-  } catch (error) {
-    return { kind: 'lost', error, refused: true };
+  if (!first) {
+    try {
+      await runner.query(`SAVEPOINT ${SAVEPOINT}`);
+    } catch (error) {
+      return { kind: 'lost', error, refused: true };
+    }
   }
   const mark = deferredMark(manager);
   try {
@@ -188,12 +197,19 @@ async function runUnit(
     forgetInTransaction(manager);
     if (watch.lost !== null) return { kind: 'lost', error, refused: true };
     try {
-      await runner.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      if (first) await startAfresh(runner);
+      else await runner.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
     } catch {
       return { kind: 'lost', error, refused: isConcurrencyConflict(error) };
     }
     return isConcurrencyConflict(error) ? { kind: 'refused' } : { kind: 'failed', error };
   }
+}
+
+/** Undoes the transaction whole (only the first unit ran in it) and opens the next one. */
+async function startAfresh(runner: QueryRunner): Promise<void> {
+  await runner.rollbackTransaction();
+  await runner.startTransaction();
 }
 
 /** Ends a transaction that will not commit (the database may have ended it already). */
