@@ -31,11 +31,27 @@ export class CustomerActivity {
 
   /** The ids of the customers with activity on or after `sinceDate`, in order. */
   async activeSince(manager: EntityManager, sinceDate: string): Promise<number[]> {
+    return this.activeWhere(manager, sinceDate, 'c.deleted_datetime IS NULL', {});
+  }
+
+  /** Which of the customers `customerIds` (one or more) have activity on or after `sinceDate`. */
+  async activeAmong(manager: EntityManager, customerIds: readonly number[], sinceDate: string): Promise<Set<number>> {
+    return new Set(
+      await this.activeWhere(manager, sinceDate, 'c.customer_id IN (:...customerIds)', { customerIds: [...customerIds] }),
+    );
+  }
+
+  private async activeWhere(
+    manager: EntityManager,
+    sinceDate: string,
+    where: string,
+    params: Record<string, unknown>,
+  ): Promise<number[]> {
     const rows = await manager
       .createQueryBuilder()
       .select('c.customer_id', 'customer_id')
       .from('customer', 'c')
-      .where('c.deleted_datetime IS NULL')
+      .where(where, params)
       .andWhere(this.activitySql('c.customer_id', ':sinceDate'), { sinceDate })
       .orderBy('c.customer_id', 'ASC')
       .getRawMany<{ customer_id: number | string }>();

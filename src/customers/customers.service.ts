@@ -13,7 +13,7 @@ import { assertExternalKeyFree, externalKeyAfterDelete, insertWithExternalKey } 
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { accountDate, accountDateSql, addDays } from 'src/core/time/account-date';
+import { accountDateSql, accountToday, addDays } from 'src/core/time/account-date';
 import { EntityReader, ReadClause } from 'src/database/entity-reader';
 import { insertRow } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
@@ -49,8 +49,6 @@ const NOT_COLUMNS = new Set([...Object.keys(SUPERUSER_FIELDS), 'superuser_userna
 export class CustomersService {
   /** Customers with their main contact, in one query (the hot read path: built once, not per request). */
   private readonly reader: EntityReader<CustomerWithSuperuser>;
-  /** Built at the first read, once every module has added its activity source. */
-  private activityColumn: string | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -215,7 +213,7 @@ export class CustomersService {
 
   /** The account's date today (DESIGN §3: "today" is in ACCOUNT_TIMEZONE): what a read derives the status as of. */
   private today(): string {
-    return accountDate(this.clock.now(), this.wire.timezone);
+    return accountToday(this.clock.now(), this.wire.timezone);
   }
 
   /** `customer_status_str` as of `today`, for `where` and `order` over the alias `c`. */
@@ -350,25 +348,33 @@ export class CustomersService {
 
   /**
    * The customers `clause` finds, presented, their figures and status (as of today, from
-   * their invoices) read by the same statement.
+   * their invoices) read by the same statement. Activity matters only to customers stored
+   * `inactive-activity`; it is asked of those alone, by a second statement when a read
+   * finds any: four more subqueries in every read cost MariaDB about 50 µs of its CPU per
+   * read by id even where a CASE skipped them (bench/RESULTS.md, read floor round).
    */
   private async readPresented(manager: EntityManager, clause: ReadClause): Promise<Record<string, unknown>[]> {
     const today = this.today();
     const figures = this.extensions.figureColumns(manager, 'c.customer_id', today);
-    // Asked of inactive-activity rows only: the others never pay for the activity subqueries.
-    this.activityColumn ??= `(CASE WHEN c.customer_status_str <> 'inactive-activity' THEN 0
-      WHEN ${this.activity.activitySql('c.customer_id', ':customer_activity_since')} THEN 1 ELSE 0 END)`;
     const rows = await this.reader.manyWithExtras(
       manager,
-      { ...clause, params: { ...figures.params, customer_activity_since: activitySince(today), ...clause.params } },
-      [...figures.selects, this.activityColumn],
+      { ...clause, params: { ...figures.params, ...clause.params } },
+      figures.selects,
     );
-    const activityAt = figures.selects.length;
+    const dormant = rows.filter(({ entity }) => entity.customer_status_str === 'inactive-activity');
+    const active =
+      dormant.length === 0
+        ? new Set<number>()
+        : await this.activity.activeAmong(
+            manager,
+            dormant.map(({ entity }) => entity.customer_id),
+            activitySince(today),
+          );
     return rows.map(({ entity, extras }) => {
       // The status shown is the derived one (the stored one may wait for the nightly job).
       entity.customer_status_str = readCustomerStatus(entity.customer_status_str, {
         overdue: figures.overdue(extras),
-        recentActivity: Number(extras[activityAt]) === 1,
+        recentActivity: active.has(entity.customer_id),
       });
       return this.presenter.present(entity, figures.read(extras));
     });

@@ -3,6 +3,7 @@ import {
   accountDate,
   accountDateSql,
   accountMidnight,
+  accountToday,
   addDays,
   daysBetween,
   nextAccountMidnight,
@@ -13,6 +14,22 @@ describe('account dates', () => {
     // 03:00 UTC on the 22nd is still the 21st in Chicago (UTC-6 in November).
     expect(accountDate(new Date('2026-11-22T03:00:00Z'), 'America/Chicago')).toBe('2026-11-21');
     expect(accountDate(new Date('2026-11-22T07:00:00Z'), 'America/Chicago')).toBe('2026-11-22');
+  });
+
+  it('remembers today only for the instants of that day, in that zone', () => {
+    const instants = [
+      '2026-11-22T03:00:00Z',
+      '2026-11-22T05:59:59Z', // the last second of the 21st in Chicago
+      '2026-11-22T06:00:00Z',
+      '2026-11-21T12:00:00Z', // a clock moved back
+      '2026-03-08T05:59:59Z', // the day DST starts, both sides of midnight
+      '2026-03-08T06:00:00Z',
+      '2026-03-09T04:59:59Z',
+      '2026-03-09T05:00:00Z',
+    ];
+    for (const zone of ['America/Chicago', 'UTC', 'America/Chicago', 'Asia/Kolkata']) {
+      for (const at of instants) expect(accountToday(new Date(at), zone)).toBe(accountDate(new Date(at), zone));
+    }
   });
 
   it('adds days across month ends and DST changes', () => {

@@ -5,6 +5,22 @@ export function accountDate(instant: Date, zone: string): string {
   return DateTime.fromJSDate(instant, { zone }).toISODate() as string;
 }
 
+/** The account day `accountToday` answered last: its date, zone and the instants it spans. */
+let today: { zone: string; from: number; until: number; date: string } | null = null;
+
+/**
+ * `accountDate` for "now", remembered until the day ends: reads derive statuses as of today
+ * on every request, and luxon's zone arithmetic was about 15 µs of a customer read.
+ */
+export function accountToday(now: Date, zone: string): string {
+  const ms = now.getTime();
+  if (today !== null && today.zone === zone && ms >= today.from && ms < today.until) return today.date;
+  const local = DateTime.fromJSDate(now, { zone });
+  const start = local.startOf('day');
+  today = { zone, from: start.toMillis(), until: start.plus({ days: 1 }).toMillis(), date: local.toISODate() as string };
+  return today.date;
+}
+
 /** `date` plus `days` calendar days. */
 export function addDays(date: string, days: number): string {
   const day = plainDay(date);

@@ -17,6 +17,7 @@ import { PackageMrr1764000300002 } from './1764000300002-package-mrr';
 import { BillingRuns1764001000000 } from './1764001000000-billing-runs';
 import { InvoiceCollections1764001100000 } from './1764001100000-invoice-collections';
 import { InvoiceOverdueIndex1764001200000 } from './1764001200000-invoice-overdue-index';
+import { CustomerActivityIndexes1764001400000 } from './1764001400000-customer-activity-indexes';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   BillingRuns1764001000000,
   InvoiceCollections1764001100000,
   InvoiceOverdueIndex1764001200000,
+  CustomerActivityIndexes1764001400000,
 ];

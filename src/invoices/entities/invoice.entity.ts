@@ -12,6 +12,8 @@ import { DeletableRecord, customColumns } from 'src/database/base-record';
 @customColumns(20, 3)
 // A customer's overdue invoices (its derived status): one range per open status.
 @Index(['customer_id', 'invoice_status_str', 'due_date'])
+// Activity (customer-activity.ts): an invoice dated in the last 90 days, one range per customer.
+@Index(['customer_id', 'date'])
 export class Invoice extends DeletableRecord {
   [custom: `custom_${number}`]: string | null;
 

@@ -10,6 +10,8 @@ import { BaseRecord, customColumns } from 'src/database/base-record';
  */
 @Entity('quote')
 @customColumns(20, 3)
+// Activity (customer-activity.ts): a quote dated in the last 90 days, one range per customer.
+@Index(['customer_id', 'date'])
 export class Quote extends BaseRecord {
   [custom: `custom_${number}`]: string | null;
 

@@ -11,6 +11,8 @@ import { BaseRecord, customColumns } from 'src/database/base-record';
  */
 @Entity('package')
 @customColumns(5, 3)
+// Activity (customer-activity.ts): an active subscription, one lookup per customer.
+@Index(['customer_id', 'package_status_str'])
 export class Subscription extends BaseRecord {
   [custom: `custom_${number}`]: string | null;
 

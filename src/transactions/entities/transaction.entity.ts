@@ -8,6 +8,8 @@ export type TransactionType = 'pay' | 'ref' | 'cre' | 'spl';
 /** A payment, refund or credit (SPEC "Transaction"). Derived fields are computed by the presenter. */
 @Entity('payment_transaction')
 @customColumns(5)
+// Activity (customer-activity.ts): a transaction dated in the last 90 days, one range per customer.
+@Index(['customer_id', 'transaction_date'])
 export class Transaction extends BaseRecord {
   [custom: `custom_${number}`]: string | null;
 
