@@ -55,14 +55,19 @@ export function pinoHttpOptions(config: AppConfig): Options<Req, ServerResponse>
             route: req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : undefined,
           }
         : (undefined as unknown as object),
+    // pino-http binds the request to a child logger on every request, at every level; its
+    // wrapped serializer first copies the whole request (headers included) for ours to pick
+    // four fields from. Unwrapped, ours reads the raw request directly.
+    wrapSerializers: false,
     serializers: {
-      req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
+      req: (req: Req & { originalUrl?: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
-        remoteAddress: req.remoteAddress,
+        url: req.originalUrl ?? req.url,
+        remoteAddress: req.socket?.remoteAddress,
       }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
+      err: pino.stdSerializers.err,
     },
   };
 }
