@@ -6,7 +6,8 @@
  * the run wrote, copied). The run is the compiled command line (`node dist/billing-cli.js`,
  * so `npm run build` first) in a process of its own, whose peak RSS is the run's alone;
  * BENCH_IN_PROCESS=1 runs it in this (ts-node) process instead and also counts the
- * statements it sent per invoice (BENCH_STATEMENTS=1 lists them by shape).
+ * statements it sent per invoice (BENCH_STATEMENTS=1 lists them by shape). BENCH_CLI_SCRIPT
+ * runs another build's billing-cli.js on the same seeded rows (before/after pairs).
  *
  *   BENCH_DB=mysql BENCH_SUBSCRIPTIONS=10000 npm run bench:billing
  */
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
       throw new Error(`the run billed ${run.invoices} of ${count} (${run.failures} failures)`);
     }
     const { seconds: runSeconds, statementCounts } = run;
+    const peakOfThisProcess = peak.stop();
 
     const baselineSeconds = await copyInvoices(t.dataSource, t.app.get(UnitOfWork));
     const runRate = count / runSeconds;
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
       `${t.config.db.type} ${version}: ${count} due subscriptions: billing run ${runSeconds.toFixed(1)} s = ` +
         `${Math.round(runRate)} invoices/s; raw batched INSERT of the same rows ${baselineSeconds.toFixed(2)} s = ` +
         `${Math.round(baselineRate)} invoices/s; ratio ${(runRate / baselineRate).toFixed(3)}; ` +
-        `peak RSS ${Math.round((inProcess ? peak.stop() : run.peakRss) / 1024 / 1024)} MB ` +
+        `peak RSS ${Math.round((inProcess ? peakOfThisProcess : run.peakRss) / 1024 / 1024)} MB ` +
         `(${inProcess ? 'this ts-node process' : 'node dist/billing-cli.js'})` +
         (statementCounts ? `; ${(total(statementCounts) / count).toFixed(1)} statements per invoice` : '') +
         '\n',
@@ -109,7 +111,8 @@ async function runInProcess(t: TestApp, asOf: Date): Promise<RunResult> {
  * as an operator's run does).
  */
 async function runCompiledCli(t: TestApp, asOf: Date, sqlitePath: string): Promise<RunResult> {
-  const cli = resolve(__dirname, '..', 'dist', 'billing-cli.js');
+  // BENCH_CLI_SCRIPT: another build's billing-cli.js (e.g. a copy of an older dist) to compare.
+  const cli = resolve(process.env.BENCH_CLI_SCRIPT ?? join(__dirname, '..', 'dist', 'billing-cli.js'));
   if (!existsSync(cli)) throw new Error(`${cli} is missing: npm run build first`);
   const env = {
     ...process.env,
