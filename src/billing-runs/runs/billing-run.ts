@@ -23,6 +23,8 @@ import { dueSubscriptions } from './due-subscriptions';
 const BATCH = 500;
 /** Subscriptions billed at once: their units share group commits (SQLite) or use the pool (MySQL). */
 const CONCURRENCY = 4;
+/** A batch's cycles are billed in this many units at once (MariaDB runs two transactions in flight). */
+const UNITS_PER_BATCH = 2;
 /** A run as of a moment long after the last one bills every cycle up to it, but never loops forever. */
 const MAX_CYCLES_PER_SUBSCRIPTION = 1000;
 
@@ -89,14 +91,15 @@ class DryRunRollback extends Error {
 
 /**
  * A billing run as of a moment (DESIGN §6 "Billing runs"): every subscription whose next
- * cycle has started is billed, each cycle in ONE unit of its own (the invoice with its
- * invoice/insert, the advance of `next_invoice_datetime`, `expire_recurs`, package/generate
- * and the `billing_cycle` key). The unit re-reads the subscription under its row lock
- * (MySQL/MariaDB: `FOR UPDATE SKIP LOCKED`, so a second worker skips a row the first is
- * billing; SQLite has one writer) and bills only if the cycle it was asked to bill is
- * still the next one, so runs on several workers at once, or a run repeated after a crash,
- * bill each cycle exactly once. Usage is pulled from USAGE_URL (when set) before the unit. A failure
- * is logged for its subscription and the run goes on.
+ * cycle has started is billed (the invoice with its invoice/insert, the advance of
+ * `next_invoice_datetime`, `expire_recurs`, package/generate and the `billing_cycle` key).
+ * The next cycles of a batch are billed in a few units (billBatch); further cycles, and a
+ * batch whose unit failed, in ONE unit per cycle. A unit re-reads the subscriptions under
+ * their row locks (MySQL/MariaDB: `FOR UPDATE SKIP LOCKED`, so a second worker skips a row
+ * the first is billing; SQLite has one writer) and bills only if the cycle it was asked to
+ * bill is still the next one, so runs on several workers at once, or a run repeated after
+ * a crash, bill each cycle exactly once. Usage is pulled from USAGE_URL (when set) before
+ * the unit. A failure is logged for its subscription and the run goes on.
  */
 @Injectable()
 export class BillingRun {
@@ -166,12 +169,12 @@ export class BillingRun {
   }
 
   /**
-   * The next cycle of every subscription of a batch in ONE unit: the batch's rows locked at
-   * once (MySQL/MariaDB: rows another worker holds are skipped), each cycle billed as its own
-   * unit would, and the unit's deferred rows (events, revisions) written in multi-row INSERTs
-   * at its end. Usage is pulled before the unit; a subscription whose pull failed is logged
-   * and left out. Returns the subscriptions left to the units of their own: those with more
-   * cycles due, or the whole batch when the batch's unit failed (so a failure is one
+   * The next cycle of every subscription of a batch in UNITS_PER_BATCH units: each locks its
+   * rows at once (MySQL/MariaDB: rows another transaction holds are skipped), bills each cycle
+   * as its own unit would, and writes its deferred rows (events, revisions) in multi-row
+   * INSERTs at its end. Usage is pulled before the units; a subscription whose pull failed is
+   * logged and left out. Returns the subscriptions left to units of their own: those with more
+   * cycles due, those a unit found locked, and all of a unit that failed (so a failure is one
    * subscription's, as without batching).
    */
   private async billBatch(
@@ -196,20 +199,33 @@ export class BillingRun {
     });
     if (cycles.length === 0) return [];
     cycles.sort((a, b) => a.id - b.id);
-    let outcomes: Map<number, UnitOutcome>;
-    try {
-      outcomes = await this.uow.run((tx) => this.billBatchIn(tx, cycles, asOf, catalog));
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.logger.warn(`A batch of ${cycles.length} failed (${reason}): billing its subscriptions one by one`);
-      const ids = new Set(cycles.map((c) => c.id));
-      return batch.filter((sub) => ids.has(sub.package_id));
-    }
+    // Units in flight at once, each on a connection of its own: the statements are round trips.
+    const parts = chunk(cycles, Math.ceil(cycles.length / UNITS_PER_BATCH));
+    const outcomes = new Map<number, UnitOutcome>();
+    const failedIds = new Set<number>();
+    await Promise.all(
+      parts.map(async (part, i) => {
+        // A unit started in a later turn of the event loop is not grouped with the one before.
+        for (let turn = 0; turn < i; turn++) await new Promise((next) => setImmediate(next));
+        try {
+          const billed = await this.uow.run((tx) => this.billBatchIn(tx, part, asOf, catalog));
+          for (const [id, outcome] of billed) outcomes.set(id, outcome);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          this.logger.warn(`A batch of ${part.length} failed (${reason}): billing its subscriptions one by one`);
+          for (const { id } of part) failedIds.add(id);
+        }
+      }),
+    );
     const again: number[] = [];
+    // Locked by another unit (maybe this batch's other one, for a row it writes): tried alone after.
+    const busy = new Set<number>();
     for (const { id } of cycles) {
-      const outcome = outcomes.get(id)!;
+      const outcome = outcomes.get(id);
+      if (!outcome) continue;
       if (outcome.kind === 'invoiced') this.invoiced(summary, listener, outcome.invoice);
-      if (outcome.kind === 'busy' || outcome.kind === 'moved') progressed();
+      if (outcome.kind === 'busy') busy.add(id);
+      else if (outcome.kind === 'moved') progressed();
       else again.push(id);
     }
     // Those billed may have more cycles due (a run long after the last): one read tells which.
@@ -220,7 +236,7 @@ export class BillingRun {
           .getMany()
       : [];
     for (let i = behind.length; i < again.length; i++) progressed();
-    return behind;
+    return [...batch.filter((sub) => failedIds.has(sub.package_id) || busy.has(sub.package_id)), ...behind];
   }
 
   /** The batch's unit: its rows locked at once, then each subscription's next cycle. */
@@ -433,6 +449,13 @@ async function lockBatchForBilling(tx: Tx, ids: number[]): Promise<Map<number, S
   }
   const subs = free.length ? await m.findBy(Subscription, { package_id: In(free) }) : [];
   return new Map(subs.map((sub) => [sub.package_id, sub]));
+}
+
+/** `items` in runs of `size`, in order. */
+function chunk<T>(items: T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let at = 0; at < items.length; at += size) parts.push(items.slice(at, at + size));
+  return parts;
 }
 
 /** Runs `work` over `items`, at most `limit` at a time. */
