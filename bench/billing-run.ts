@@ -1,16 +1,20 @@
 /**
- * Billing-run throughput: N due subscriptions (one flat line each, cloned in batched
- * INSERTs) billed by one BillingRun as of their cycle start, in this process, beside a
+ * Billing-run throughput: N due subscriptions (one flat line each, each with a customer of
+ * its own, cloned in batched INSERTs) billed by one run as of their cycle start, beside a
  * baseline in the same run (SQLite in a temporary file, or a scratch MariaDB database with
- * BENCH_DB=mysql): a raw batched INSERT of the same rows (the invoices and invoice
- * lines the run wrote, copied). Prints invoices/s for both, their ratio, the peak RSS and
- * the statements the run sent per invoice (BENCH_STATEMENTS=1 lists them by shape).
+ * BENCH_DB=mysql): a raw batched INSERT of the same rows (the invoices and invoice lines
+ * the run wrote, copied). The run is the compiled command line (`node dist/billing-cli.js`,
+ * so `npm run build` first) in a process of its own, whose peak RSS is the run's alone;
+ * BENCH_IN_PROCESS=1 runs it in this (ts-node) process instead and also counts the
+ * statements it sent per invoice (BENCH_STATEMENTS=1 lists them by shape). BENCH_CLI_SCRIPT
+ * runs another build's billing-cli.js on the same seeded rows (before/after pairs).
  *
  *   BENCH_DB=mysql BENCH_SUBSCRIPTIONS=10000 npm run bench:billing
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { BillingRun } from 'src/billing-runs/runs/billing-run';
 import { insertRowsReturningIds } from 'src/database/insert-row';
@@ -40,14 +44,15 @@ async function main(): Promise<void> {
     const template = await seedTemplate(t);
     await cloneSubscriptions(t.dataSource, template, count - 1);
 
-    const statements = countStatements(t.dataSource);
-    const started = performance.now();
-    const summary = await t.app.get(BillingRun).run(asOf);
-    const runSeconds = (performance.now() - started) / 1000;
-    const statementCounts = statements.stop();
-    if (summary.invoices !== count || summary.failures.length > 0) {
-      throw new Error(`the run billed ${summary.invoices} of ${count} (${summary.failures.length} failures)`);
+    const inProcess = process.env.BENCH_IN_PROCESS === '1';
+    const run = inProcess
+      ? await runInProcess(t, asOf)
+      : await runCompiledCli(t, asOf, join(workDir, 'bench.sqlite'));
+    if (run.invoices !== count || run.failures > 0) {
+      throw new Error(`the run billed ${run.invoices} of ${count} (${run.failures} failures)`);
     }
+    const { seconds: runSeconds, statementCounts } = run;
+    const peakOfThisProcess = peak.stop();
 
     const baselineSeconds = await copyInvoices(t.dataSource, t.app.get(UnitOfWork));
     const runRate = count / runSeconds;
@@ -60,10 +65,12 @@ async function main(): Promise<void> {
       `${t.config.db.type} ${version}: ${count} due subscriptions: billing run ${runSeconds.toFixed(1)} s = ` +
         `${Math.round(runRate)} invoices/s; raw batched INSERT of the same rows ${baselineSeconds.toFixed(2)} s = ` +
         `${Math.round(baselineRate)} invoices/s; ratio ${(runRate / baselineRate).toFixed(3)}; ` +
-        `peak RSS ${Math.round(peak.stop() / 1024 / 1024)} MB; ` +
-        `${(total(statementCounts) / count).toFixed(1)} statements per invoice\n`,
+        `peak RSS ${Math.round((inProcess ? peakOfThisProcess : run.peakRss) / 1024 / 1024)} MB ` +
+        `(${inProcess ? 'this ts-node process' : 'node dist/billing-cli.js'})` +
+        (statementCounts ? `; ${(total(statementCounts) / count).toFixed(1)} statements per invoice` : '') +
+        '\n',
     );
-    if (process.env.BENCH_STATEMENTS === '1') {
+    if (statementCounts && process.env.BENCH_STATEMENTS === '1') {
       for (const [shape, n] of [...statementCounts].sort((a, b) => b[1] - a[1])) {
         process.stdout.write(`${(n / count).toFixed(2).padStart(8)}  ${shape}\n`);
       }
@@ -72,6 +79,68 @@ async function main(): Promise<void> {
     await t.close();
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+interface RunResult {
+  seconds: number;
+  invoices: number;
+  failures: number;
+  /** Bytes; of the compiled CLI's process. */
+  peakRss: number;
+  statementCounts?: Map<string, number>;
+}
+
+/** The run in this process, its statements counted. */
+async function runInProcess(t: TestApp, asOf: Date): Promise<RunResult> {
+  const statements = countStatements(t.dataSource);
+  const started = performance.now();
+  const summary = await t.app.get(BillingRun).run(asOf);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    seconds,
+    invoices: summary.invoices,
+    failures: summary.failures.length,
+    peakRss: 0,
+    statementCounts: statements.stop(),
+  };
+}
+
+/**
+ * The run as production runs it: `node dist/billing-cli.js --as-of`, on this bench's
+ * database, under /usr/bin/time for its peak RSS (the wall time includes the CLI's start,
+ * as an operator's run does).
+ */
+async function runCompiledCli(t: TestApp, asOf: Date, sqlitePath: string): Promise<RunResult> {
+  // BENCH_CLI_SCRIPT: another build's billing-cli.js (e.g. a copy of an older dist) to compare.
+  const cli = resolve(process.env.BENCH_CLI_SCRIPT ?? join(__dirname, '..', 'dist', 'billing-cli.js'));
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: npm run build first`);
+  const env = {
+    ...process.env,
+    DB_TYPE: t.config.db.type,
+    DB_PATH: sqlitePath,
+    DB_NAME: t.config.db.name,
+    LOG_LEVEL: 'error',
+    BILLING_CRON: '',
+  };
+  // E.g. BENCH_CLI_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the run.
+  const nodeOptions = (process.env.BENCH_CLI_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const started = performance.now();
+  const out = await new Promise<string>((done, fail) => {
+    execFile(
+      '/usr/bin/time',
+      ['-f', 'peak-rss-kb %M', process.execPath, ...nodeOptions, cli, '--as-of', asOf.toISOString()],
+      { env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done(`${stdout}${stderr}`)),
+    );
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const stated = (label: string): number => Number(new RegExp(`${label}:? (\\d+)`).exec(out)?.[1] ?? NaN);
+  return {
+    seconds,
+    invoices: stated('invoices'),
+    failures: stated('failures'),
+    peakRss: stated('peak-rss-kb') * 1024,
+  };
 }
 
 async function seedTemplate(t: TestApp): Promise<number> {

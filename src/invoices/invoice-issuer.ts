@@ -7,6 +7,7 @@ import { RevisionService } from 'src/core/revisions/revision.service';
 import { addDays } from 'src/core/time/account-date';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { newRecordStamps } from 'src/core/context/record-stamps';
+import { insertColumnsKey, insertRow, insertRows } from 'src/database/insert-row';
 import { Tx } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';
@@ -103,7 +104,8 @@ export class InvoiceIssuer {
     const status = invoiceFigures(facts, NOTHING_APPLIED, this.reader.today()).status;
     const fields = draft.fields ?? {};
 
-    const inserted = await m.insert(Invoice, {
+    // One statement per row, nothing re-selected: a billing run issues thousands of these.
+    const invoiceId = await insertRow(m, Invoice, {
       ...fields,
       ...addressDefaults(fields, customer),
       customer_id: customer.customer_id,
@@ -120,13 +122,13 @@ export class InvoiceIssuer {
       invoice_status_str: status,
       ...newRecordStamps(ctx, now),
     });
-    const invoiceId = (inserted.identifiers[0] as { invoice_id: number }).invoice_id;
     if (!fields.refnumber) await m.update(Invoice, invoiceId, { refnumber: String(invoiceId) });
-    await m.insert(
-      InvoiceLine,
-      rows.map((row) => ({ ...row, invoice_id: invoiceId })),
-    );
-    await m.insert(InvoiceSchedule, {
+    const lineRows = rows.map((row) => ({ ...row, invoice_id: invoiceId }));
+    // One multi-row INSERT needs every row to set the same columns.
+    const columns = new Set(lineRows.map(insertColumnsKey));
+    if (columns.size === 1) await insertRows(m, InvoiceLine, lineRows);
+    else if (lineRows.length > 0) await m.insert(InvoiceLine, lineRows);
+    await insertRow(m, InvoiceSchedule, {
       invoice_id: invoiceId,
       token: randomToken(),
       paymethod: 'inv',

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import Decimal from 'decimal.js';
+import { EntityManager } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { EventRecorder, PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { insertAtCommit } from 'src/database/deferred-inserts';
@@ -9,6 +10,27 @@ import { InvoiceCollection } from './invoice-collection.entity';
 
 /** The subscription payment methods charged automatically (DESIGN §6 "Billing runs"). */
 export const COLLECTED_PAYMETHODS: ReadonlySet<string> = new Set(['crd', 'ach', 'tok']);
+
+/** Payment methods, by package id, of the subscriptions a billing run's batch holds locked in its transaction. */
+const lockedPaymethods = new WeakMap<EntityManager, ReadonlyMap<number, string>>();
+
+/**
+ * Runs `work` (a billing run's batch, in the transaction `manager` stands for) with the
+ * payment methods of the subscriptions it read under their row locks: enrollment takes
+ * them from there instead of reading each subscription again per invoice.
+ */
+export async function withLockedPaymethods<T>(
+  manager: EntityManager,
+  subs: Iterable<Pick<Subscription, 'package_id' | 'paymethod'>>,
+  work: () => Promise<T>,
+): Promise<T> {
+  lockedPaymethods.set(manager, new Map([...subs].map((s) => [s.package_id, s.paymethod])));
+  try {
+    return await work();
+  } finally {
+    lockedPaymethods.delete(manager);
+  }
+}
 
 interface IssuedInvoice {
   invoice_id: number;
@@ -40,6 +62,8 @@ export class CollectionEnrollment implements RecordedEventListener, OnModuleInit
     if (event.contextStr !== 'invoice' || event.event !== 'insert') return false;
     const invoice = event.data.invoice as IssuedInvoice;
     if (invoice.package_id === null || !new Decimal(String(invoice.balance)).gt(0)) return false;
+    const locked = lockedPaymethods.get(tx.manager)?.get(invoice.package_id);
+    if (locked !== undefined) return COLLECTED_PAYMETHODS.has(locked);
     const sub = await tx.manager.findOne(Subscription, {
       select: { package_id: true, paymethod: true },
       where: { package_id: invoice.package_id },

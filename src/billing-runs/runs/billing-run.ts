@@ -15,6 +15,7 @@ import { ReferenceService } from 'src/reference/reference.service';
 import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { SubscriptionCycleBilling } from 'src/subscriptions/subscription-cycle-billing';
+import { withLockedPaymethods } from '../collection/collection-enrollment';
 import { dueAction } from './due-action';
 import { dueSubscriptions } from './due-subscriptions';
 
@@ -22,6 +23,8 @@ import { dueSubscriptions } from './due-subscriptions';
 const BATCH = 500;
 /** Subscriptions billed at once: their units share group commits (SQLite) or use the pool (MySQL). */
 const CONCURRENCY = 4;
+/** A batch's cycles are billed in this many units at once (MariaDB runs two transactions in flight). */
+const UNITS_PER_BATCH = 2;
 /** A run as of a moment long after the last one bills every cycle up to it, but never loops forever. */
 const MAX_CYCLES_PER_SUBSCRIPTION = 1000;
 
@@ -61,7 +64,23 @@ interface CycleInputs {
   catalog: PricingCatalog;
 }
 
+/** One subscription's next cycle in a batch's unit, with what was read for it before the unit. */
+interface BatchCycle {
+  id: number;
+  cycleStart: Date;
+  usage?: ReadonlyMap<number, Decimal>;
+}
+
 type UnitOutcome = { kind: 'invoiced'; invoice: RunInvoice } | { kind: 'moved' | 'busy' | 'resumed' | 'empty' };
+
+/** A cycle's outcome before its invoice is described (a batch describes all its invoices at once). */
+type CycleOutcome = { kind: 'issued'; issued: IssuedCycle } | Exclude<UnitOutcome, { kind: 'invoiced' }>;
+
+interface IssuedCycle {
+  sub: Subscription;
+  cycleStart: Date;
+  invoiceId: number;
+}
 
 /** Thrown at the end of a dry run's unit, so what it wrote is rolled back and what it built comes out. */
 class DryRunRollback extends Error {
@@ -72,14 +91,15 @@ class DryRunRollback extends Error {
 
 /**
  * A billing run as of a moment (DESIGN §6 "Billing runs"): every subscription whose next
- * cycle has started is billed, each cycle in ONE unit of its own (the invoice with its
- * invoice/insert, the advance of `next_invoice_datetime`, `expire_recurs`, package/generate
- * and the `billing_cycle` key). The unit re-reads the subscription under its row lock
- * (MySQL/MariaDB: `FOR UPDATE SKIP LOCKED`, so a second worker skips a row the first is
- * billing; SQLite has one writer) and bills only if the cycle it was asked to bill is
- * still the next one, so runs on several workers at once, or a run repeated after a crash,
- * bill each cycle exactly once. Usage is pulled from USAGE_URL (when set) before the unit. A failure
- * is logged for its subscription and the run goes on.
+ * cycle has started is billed (the invoice with its invoice/insert, the advance of
+ * `next_invoice_datetime`, `expire_recurs`, package/generate and the `billing_cycle` key).
+ * The next cycles of a batch are billed in a few units (billBatch); further cycles, and a
+ * batch whose unit failed, in ONE unit per cycle. A unit re-reads the subscriptions under
+ * their row locks (MySQL/MariaDB: `FOR UPDATE SKIP LOCKED`, so a second worker skips a row
+ * the first is billing; SQLite has one writer) and bills only if the cycle it was asked to
+ * bill is still the next one, so runs on several workers at once, or a run repeated after
+ * a crash, bill each cycle exactly once. Usage is pulled from USAGE_URL (when set) before
+ * the unit. A failure is logged for its subscription and the run goes on.
  */
 @Injectable()
 export class BillingRun {
@@ -112,10 +132,15 @@ export class BillingRun {
       if (batch.length === 0) break;
       afterId = batch[batch.length - 1].package_id;
       const catalog = await this.catalogOf(batch);
-      await inParallel(batch, CONCURRENCY, async (sub) => {
-        await this.billSubscription(sub, asOf, dryRun, summary, listener, catalog);
+      const progressed = (): void => {
         done++;
         listener.progressed?.(done, Math.max(done, summary.due));
+      };
+      // A dry run bills each cycle in a unit rolled back at its end: nothing to share.
+      const rest = dryRun ? batch : await this.billBatch(batch, asOf, summary, listener, catalog, progressed);
+      await inParallel(rest, CONCURRENCY, async (sub) => {
+        await this.billSubscription(sub, asOf, dryRun, summary, listener, catalog);
+        progressed();
       });
     }
     if (summary.due > 0 || summary.failures.length > 0) {
@@ -144,6 +169,118 @@ export class BillingRun {
   }
 
   /**
+   * The next cycle of every subscription of a batch in UNITS_PER_BATCH units: each locks its
+   * rows at once (MySQL/MariaDB: rows another transaction holds are skipped), bills each cycle
+   * as its own unit would, and writes its deferred rows (events, revisions) in multi-row
+   * INSERTs at its end. Usage is pulled before the units; a subscription whose pull failed is
+   * logged and left out. Returns the subscriptions left to units of their own: those with more
+   * cycles due, those a unit found locked, and all of a unit that failed (so a failure is one
+   * subscription's, as without batching).
+   */
+  private async billBatch(
+    batch: Subscription[],
+    asOf: Date,
+    summary: BillingRunSummary,
+    listener: BillingRunListener,
+    catalog: PricingCatalog,
+    progressed: () => void,
+  ): Promise<Subscription[]> {
+    const cycles: BatchCycle[] = [];
+    await inParallel(batch, CONCURRENCY, async (sub) => {
+      const action = dueAction(sub, asOf, this.wire.timezone);
+      if (action.kind === 'none') return progressed();
+      try {
+        const usage = action.kind === 'bill' ? await this.cycleBilling.pullUsage(this.dataSource.manager, sub) : undefined;
+        cycles.push({ id: sub.package_id, cycleStart: sub.next_invoice_datetime!, usage });
+      } catch (error) {
+        this.failed(summary, sub.package_id, asOf, error);
+        progressed();
+      }
+    });
+    if (cycles.length === 0) return [];
+    cycles.sort((a, b) => a.id - b.id);
+    // Units in flight at once, each on a connection of its own: the statements are round trips.
+    const parts = chunk(cycles, Math.ceil(cycles.length / UNITS_PER_BATCH));
+    const outcomes = new Map<number, UnitOutcome>();
+    const failedIds = new Set<number>();
+    await Promise.all(
+      parts.map(async (part, i) => {
+        // A unit started in a later turn of the event loop is not grouped with the one before.
+        for (let turn = 0; turn < i; turn++) await new Promise((next) => setImmediate(next));
+        try {
+          const billed = await this.uow.run((tx) => this.billBatchIn(tx, part, asOf, catalog));
+          for (const [id, outcome] of billed) outcomes.set(id, outcome);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          this.logger.warn(`A batch of ${part.length} failed (${reason}): billing its subscriptions one by one`);
+          for (const { id } of part) failedIds.add(id);
+        }
+      }),
+    );
+    const again: number[] = [];
+    // Locked by another unit (maybe this batch's other one, for a row it writes): tried alone after.
+    const busy = new Set<number>();
+    for (const { id } of cycles) {
+      const outcome = outcomes.get(id);
+      if (!outcome) continue;
+      if (outcome.kind === 'invoiced') this.invoiced(summary, listener, outcome.invoice);
+      if (outcome.kind === 'busy') busy.add(id);
+      else if (outcome.kind === 'moved') progressed();
+      else again.push(id);
+    }
+    // Those billed may have more cycles due (a run long after the last): one read tells which.
+    const behind = again.length
+      ? await dueSubscriptions(this.dataSource.manager, asOf)
+          .andWhere({ package_id: In(again) })
+          .orderBy('p.package_id', 'ASC')
+          .getMany()
+      : [];
+    for (let i = behind.length; i < again.length; i++) progressed();
+    return [...batch.filter((sub) => failedIds.has(sub.package_id) || busy.has(sub.package_id)), ...behind];
+  }
+
+  /** The batch's unit: its rows locked at once, then each subscription's next cycle. */
+  private async billBatchIn(
+    tx: Tx,
+    cycles: BatchCycle[],
+    asOf: Date,
+    catalog: PricingCatalog,
+  ): Promise<Map<number, UnitOutcome>> {
+    const locked = await lockBatchForBilling(
+      tx,
+      cycles.map((c) => c.id),
+    );
+    const outcomes = new Map<number, UnitOutcome>();
+    const issued: IssuedCycle[] = [];
+    await withLockedPaymethods(tx.manager, locked.values(), async () => {
+      for (const cycle of cycles) {
+        const sub = locked.get(cycle.id);
+        const outcome = sub
+          ? await this.billLockedCycle(tx, sub, cycle.cycleStart, asOf, { usage: cycle.usage, catalog })
+          : { kind: 'busy' as const };
+        if (outcome.kind === 'issued') issued.push(outcome.issued);
+        else outcomes.set(cycle.id, outcome);
+      }
+    });
+    for (const invoice of await this.describe(tx, issued)) {
+      outcomes.set(invoice.packageId, { kind: 'invoiced', invoice });
+    }
+    return outcomes;
+  }
+
+  private invoiced(summary: BillingRunSummary, listener: BillingRunListener, invoice: RunInvoice): void {
+    summary.invoices++;
+    summary.billed[invoice.currency] = (summary.billed[invoice.currency] ?? ZERO).plus(invoice.total);
+    listener.invoiced?.(invoice);
+  }
+
+  private failed(summary: BillingRunSummary, id: number, asOf: Date, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    summary.failures.push({ packageId: id, reason });
+    this.logger.error(`Subscription ${id} not billed as of ${asOf.toISOString()}: ${reason}`);
+  }
+
+  /**
    * Every cycle of one subscription due as of `asOf`, each in its own unit; a failure is
    * logged and kept. `batched` is its row as the batch read it; later cycles read it again.
    */
@@ -166,19 +303,12 @@ export class BillingRun {
           action.kind === 'bill' ? await this.cycleBilling.pullUsage(this.dataSource.manager, sub) : undefined;
         const outcome = await this.billCycle(id, sub.next_invoice_datetime!, asOf, { usage, catalog }, dryRun);
         if (outcome.kind === 'busy') return;
-        if (outcome.kind === 'invoiced') {
-          summary.invoices++;
-          const total = summary.billed[outcome.invoice.currency] ?? ZERO;
-          summary.billed[outcome.invoice.currency] = total.plus(outcome.invoice.total);
-          listener.invoiced?.(outcome.invoice);
-        }
+        if (outcome.kind === 'invoiced') this.invoiced(summary, listener, outcome.invoice);
         // A dry run wrote nothing, so the next cycle cannot be built on it.
         if (dryRun && outcome.kind !== 'moved') return;
       }
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      summary.failures.push({ packageId: id, reason });
-      this.logger.error(`Subscription ${id} not billed as of ${asOf.toISOString()}: ${reason}`);
+      this.failed(summary, id, asOf, error);
     }
   }
 
@@ -212,6 +342,20 @@ export class BillingRun {
   ): Promise<UnitOutcome> {
     const sub = await lockForBilling(tx, id);
     if (!sub) return { kind: 'busy' };
+    const outcome = await this.billLockedCycle(tx, sub, cycleStart, asOf, inputs);
+    if (outcome.kind !== 'issued') return outcome;
+    return { kind: 'invoiced', invoice: (await this.describe(tx, [outcome.issued]))[0] };
+  }
+
+  /** Bills `sub` (read under its row lock) unless `cycleStart` is no longer its next cycle. */
+  private async billLockedCycle(
+    tx: Tx,
+    sub: Subscription,
+    cycleStart: Date,
+    asOf: Date,
+    inputs: CycleInputs,
+  ): Promise<CycleOutcome> {
+    const id = sub.package_id;
     if (sub.next_invoice_datetime?.getTime() !== cycleStart.getTime()) return { kind: 'moved' };
     const action = dueAction(sub, asOf, this.wire.timezone);
     if (action.kind === 'none') return { kind: 'moved' };
@@ -228,31 +372,49 @@ export class BillingRun {
       allowEmpty: true,
     });
     if (invoiceId === null) return { kind: 'empty' };
-    return { kind: 'invoiced', invoice: await this.describe(tx, sub, cycleStart, invoiceId) };
+    return { kind: 'issued', issued: { sub, cycleStart, invoiceId } };
   }
 
-  private async describe(tx: Tx, sub: Subscription, cycleStart: Date, invoiceId: number): Promise<RunInvoice> {
+  /** What a summary shows of the cycles' invoices, in their order: two statements however many. */
+  private async describe(tx: Tx, cycles: IssuedCycle[]): Promise<RunInvoice[]> {
+    if (cycles.length === 0) return [];
+    const ids = cycles.map((c) => c.invoiceId);
     // Only the columns a summary shows: whole rows cost a run's CPU for nothing.
-    const invoice = await tx.manager.findOneOrFail(Invoice, {
+    const invoices = await tx.manager.find(Invoice, {
       select: { invoice_id: true, date: true, currency_id: true, total: true },
-      where: { invoice_id: invoiceId },
+      where: { invoice_id: In(ids) },
     });
     const lines = await tx.manager.find(InvoiceLine, {
-      select: { line_item_id: true, descrip: true, line_origin: true, line_subtotal: true },
-      where: { invoice_id: invoiceId },
-      order: { sort_order: 'ASC' },
+      select: { line_item_id: true, invoice_id: true, descrip: true, line_origin: true, line_subtotal: true },
+      where: { invoice_id: In(ids) },
+      order: { invoice_id: 'ASC', sort_order: 'ASC' },
     });
-    return {
-      packageId: sub.package_id,
-      customerId: sub.customer_id,
-      cycleStart,
-      invoiceId,
-      date: invoice.date,
-      currency: this.reference.currency(invoice.currency_id)?.currency_iso4217 ?? String(invoice.currency_id),
-      total: invoice.total,
-      lines: lines.map((l) => ({ descrip: l.descrip, origin: l.line_origin, amount: l.line_subtotal })),
-    };
+    const invoiceById = new Map(invoices.map((i) => [i.invoice_id, i]));
+    const linesByInvoice = new Map<number, InvoiceLine[]>();
+    for (const line of lines) {
+      const ofInvoice = linesByInvoice.get(line.invoice_id);
+      if (ofInvoice) ofInvoice.push(line);
+      else linesByInvoice.set(line.invoice_id, [line]);
+    }
+    return cycles.map(({ sub, cycleStart, invoiceId }) => {
+      const invoice = invoiceById.get(invoiceId)!;
+      return {
+        packageId: sub.package_id,
+        customerId: sub.customer_id,
+        cycleStart,
+        invoiceId,
+        date: invoice.date,
+        currency: this.reference.currency(invoice.currency_id)?.currency_iso4217 ?? String(invoice.currency_id),
+        total: invoice.total,
+        lines: (linesByInvoice.get(invoiceId) ?? []).map((l) => ({
+          descrip: l.descrip,
+          origin: l.line_origin,
+          amount: l.line_subtotal,
+        })),
+      };
+    });
   }
+
 }
 
 /**
@@ -269,6 +431,31 @@ async function lockForBilling(tx: Tx, id: number): Promise<Subscription | null> 
     if (rows.length === 0) return null;
   }
   return m.findOneBy(Subscription, { package_id: id });
+}
+
+/**
+ * A batch's subscriptions under their row locks, by id, in one statement each way: on
+ * MySQL/MariaDB without those another worker holds (SKIP LOCKED); SQLite has one writer.
+ */
+async function lockBatchForBilling(tx: Tx, ids: number[]): Promise<Map<number, Subscription>> {
+  const m = tx.manager;
+  let free = ids;
+  if (m.connection.options.type === 'mysql') {
+    const rows: Array<{ package_id: number | string }> = await m.query(
+      `SELECT package_id FROM package WHERE package_id IN (${ids.map(() => '?').join(', ')}) FOR UPDATE SKIP LOCKED`,
+      ids,
+    );
+    free = rows.map((r) => Number(r.package_id));
+  }
+  const subs = free.length ? await m.findBy(Subscription, { package_id: In(free) }) : [];
+  return new Map(subs.map((sub) => [sub.package_id, sub]));
+}
+
+/** `items` in runs of `size`, in order. */
+function chunk<T>(items: T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let at = 0; at < items.length; at += size) parts.push(items.slice(at, at + size));
+  return parts;
 }
 
 /** Runs `work` over `items`, at most `limit` at a time. */
