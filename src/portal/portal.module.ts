@@ -23,6 +23,9 @@ import { PortalSignIn } from './portal-sign-in';
 import { PortalController } from './portal.controller';
 import { QuoteLinksController } from './quotes/quote-links.controller';
 
+/** The path prefixes of the portal's controllers (`portal`, and `r` for the hosted links). */
+const PORTAL_PREFIXES = ['portal', 'r'];
+
 /**
  * Everything a customer's browser reaches (DESIGN §6 "Mail, documents, portal"): the
  * hosted `url_*` links under /r and the portal under /portal. Browser security (helmet,
@@ -55,8 +58,8 @@ import { QuoteLinksController } from './quotes/quote-links.controller';
 })
 export class PortalModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(PortalSecurityMiddleware)
-      .forRoutes(PortalController, DocumentsController, PayController, QuoteLinksController);
+    // A plain path is mounted once with Express `use` (its sub-paths included), not once
+    // per portal route: every API request walked one router layer per portal route.
+    consumer.apply(PortalSecurityMiddleware).forRoutes(...PORTAL_PREFIXES);
   }
 }
