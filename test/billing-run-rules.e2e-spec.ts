@@ -79,7 +79,8 @@ describe('billing run rules', () => {
     t = await createTestApp({
       TEST_CLOCK: 'true',
       USAGE_URL: usageServer.url,
-      USAGE_URL_TIMEOUT_MS: '300',
+      // Long enough that a loaded machine's answer of the fake URL never times out by accident.
+      USAGE_URL_TIMEOUT_MS: '2000',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_SECURITY_TOKEN: TOKEN,
     });
@@ -195,7 +196,7 @@ describe('billing run rules', () => {
     // Every kind of bad answer leaves the cycle unbilled, with the reason in the run's failures.
     const cases: Array<[UsageReply, string]> = [
       [{ status: 500, body: '{"message":"meter offline"}' }, 'answered 500'],
-      [{ status: 200, body: '{"line_items":[{"usage_amount":3}]}', delayMs: 2000 }, 'no answer within'],
+      [{ status: 200, body: '{"line_items":[{"usage_amount":3}]}', delayMs: 10_000 }, 'no answer within'],
       [{ status: 200, body: 'not json' }, 'without valid JSON'],
       [{ status: 200, body: '{}' }, 'non-empty "line_items"'],
       [{ status: 200, body: '{"line_items":[]}' }, 'non-empty "line_items"'],
