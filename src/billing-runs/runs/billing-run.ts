@@ -190,7 +190,8 @@ export class BillingRun {
       const action = dueAction(sub, asOf, this.wire.timezone);
       if (action.kind === 'none') return progressed();
       try {
-        const usage = action.kind === 'bill' ? await this.cycleBilling.pullUsage(this.dataSource.manager, sub) : undefined;
+        const usage =
+          action.kind === 'bill' ? await this.cycleBilling.pullUsage(this.dataSource.manager, sub) : undefined;
         cycles.push({ id: sub.package_id, cycleStart: sub.next_invoice_datetime!, usage });
       } catch (error) {
         this.failed(summary, sub.package_id, asOf, error);
@@ -414,7 +415,6 @@ export class BillingRun {
       };
     });
   }
-
 }
 
 /**
@@ -422,15 +422,7 @@ export class BillingRun {
  * (SKIP LOCKED: that worker is billing it); SQLite has one writer, so a plain read.
  */
 async function lockForBilling(tx: Tx, id: number): Promise<Subscription | null> {
-  const m = tx.manager;
-  if (m.connection.options.type === 'mysql') {
-    const rows: unknown[] = await m.query(
-      'SELECT package_id FROM package WHERE package_id = ? FOR UPDATE SKIP LOCKED',
-      [id],
-    );
-    if (rows.length === 0) return null;
-  }
-  return m.findOneBy(Subscription, { package_id: id });
+  return (await lockBatchForBilling(tx, [id])).get(id) ?? null;
 }
 
 /**
