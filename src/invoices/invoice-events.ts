@@ -35,4 +35,17 @@ export class InvoiceEvents {
     }
     await this.events.record(tx, ctx, { contextStr: 'invoice', contextId: invoiceId, event, data });
   }
+
+  /**
+   * The same event for each of these invoices, in their order, as `record` writes it for
+   * one: what a billing run's batch calls once for all the invoices it issued.
+   */
+  async recordMany(
+    tx: Tx,
+    ctx: RequestContext,
+    invoiceIds: readonly number[],
+    event: 'insert' | 'void' | 'status' | 'nightly',
+  ): Promise<void> {
+    for (const invoiceId of invoiceIds) await this.record(tx, ctx, invoiceId, event);
+  }
 }

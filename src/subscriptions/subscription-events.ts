@@ -48,4 +48,18 @@ export class SubscriptionEvents {
       });
     }
   }
+
+  /**
+   * The same events for each of these subscriptions, in their order, as `record` writes
+   * them for one: what a billing run's batch calls once for all the cycles it billed.
+   */
+  async recordMany(
+    tx: Tx,
+    ctx: RequestContext,
+    packageIds: readonly number[],
+    events: SubscriptionEvent[],
+    tiersets?: Map<number, LoadedTierset[]>,
+  ): Promise<void> {
+    for (const packageId of packageIds) await this.record(tx, ctx, packageId, events, tiersets);
+  }
 }
