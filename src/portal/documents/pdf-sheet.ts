@@ -1,9 +1,19 @@
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
 
 export interface PdfColumn {
   header: string;
   width: number;
   align?: 'left' | 'right';
+}
+
+/**
+ * pdfkit with its fonts and codecs adds about 25 MB to a process's memory; only a PDF
+ * needs it, so it is loaded by the first one, not by every server and billing run.
+ */
+let pdfkit: typeof PDFKit | undefined;
+function loadPdfKit(): typeof PDFKit {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (pdfkit ??= require('pdfkit') as typeof PDFKit);
 }
 
 const MARGIN = 50;
@@ -15,7 +25,7 @@ const MUTED = '#5b6573';
  * heading, address blocks, tables that continue on new pages, and right-aligned totals.
  */
 export class PdfSheet {
-  private readonly doc = new PDFDocument({ size: 'LETTER', margin: MARGIN, info: {} });
+  private readonly doc = new (loadPdfKit())({ size: 'LETTER', margin: MARGIN, info: {} });
   private readonly chunks: Buffer[] = [];
   private readonly done: Promise<Buffer>;
 
