@@ -28,19 +28,24 @@ export class TransactionLost extends Error {
  */
 export class TransactionWatch {
   lost: unknown = null;
+  private readonly before: WatchedConnection;
 
   constructor(private readonly connection: WatchedConnection) {
+    this.before = { query: connection.query, execute: connection.execute };
     for (const method of ['query', 'execute'] as const) {
       const original = connection[method];
       connection[method] = (...args: unknown[]): unknown => this.call(original, args);
     }
   }
 
-  /** Gives the connection its own methods back (before it returns to the pool). */
+  /**
+   * Gives the connection the methods it had back (before it returns to the pool): the
+   * statement timeout's wrappers (mysql-timed-out-connections.ts) are its own properties
+   * too, and deleting them would leave the connection without a timeout from then on.
+   */
   stop(): void {
-    const own = this.connection as Partial<WatchedConnection>;
-    delete own.query;
-    delete own.execute;
+    this.connection.query = this.before.query;
+    this.connection.execute = this.before.execute;
   }
 
   private call(original: Call, args: unknown[]): unknown {
