@@ -1,3 +1,10 @@
+import { Logger } from '@nestjs/common';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Logger as AppLogger } from 'nestjs-pino';
+import request from 'supertest';
+import { UnitOfWork } from 'src/database/unit-of-work';
+import { RequestLogMiddleware } from 'src/ops/logging/request-log.middleware';
 import { captureOutput } from './support/secret-scan';
 import { API_PASS, AUTH, createTestApp, TestApp } from './support/test-app';
 import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
@@ -73,5 +80,75 @@ describe('structured request logs', () => {
     const res = await t.get('/api/v3/customer').set('X-Request-Id', 'req-500-check').expect(500);
     expect(res.body.message).toBe('An internal error occurred (error id req-500-check).');
     expect(res.headers['x-request-id']).toBe('req-500-check');
+  });
+});
+
+describe('log lines written inside a request', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ LOG_LEVEL: 'verbose' });
+    // As main.ts does: Nest's Logger writes through the application's pino logger.
+    t.app.useLogger(t.app.get(AppLogger));
+  });
+  afterAll(async () => {
+    if (!t.dataSource.isInitialized) await t.dataSource.initialize();
+    await t.close();
+  });
+
+  it('name their own request, inside its unit of work too, with two requests in flight at once', async () => {
+    const logger = new Logger('Test');
+    const middleware = t.app.get(RequestLogMiddleware);
+    const unitOfWork = t.app.get(UnitOfWork);
+    // Each request waits for the other before its unit of work, so both units are asked for
+    // together (one write group runs them both) and their lines interleave.
+    let arrived = 0;
+    let bothIn!: () => void;
+    const together = new Promise<void>((resolve) => (bothIn = resolve));
+    const server: Server = createServer((req, res) =>
+      middleware.use(req as never, res as never, () => {
+        const name = String(req.headers['x-request-id']);
+        void (async () => {
+          logger.log(`before ${name}`);
+          if (++arrived === 2) bothIn();
+          await together;
+          await unitOfWork.run(async (tx) => {
+            await tx.manager.query('SELECT 1');
+            logger.log(`inside ${name}`);
+          });
+          logger.warn(`after ${name}`);
+          res.end();
+        })();
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const capture = captureOutput();
+      await Promise.all(['req-one', 'req-two'].map((id) => request(url).get('/').set('X-Request-Id', id).expect(200)));
+      const lines = jsonLines(capture.stop()).filter((l) => l.context === 'Test');
+
+      expect(lines).toHaveLength(6);
+      for (const line of lines) {
+        const id = (line.req as { id?: string } | undefined)?.id;
+        expect(`${String(line.msg).split(' ')[0]} ${String(id)}`).toBe(String(line.msg));
+        expect(['req-one', 'req-two']).toContain(id);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('names the request on the error line of a 500, and writes no request beside a line outside one', async () => {
+    const capture = captureOutput();
+    new Logger('Test').log('outside any request');
+    await t.dataSource.destroy();
+    await t.get('/api/v3/customer').set('X-Request-Id', 'req-500-line').expect(500);
+    const lines = jsonLines(capture.stop());
+
+    expect(lines.find((l) => l.msg === 'outside any request')).not.toHaveProperty('req');
+    const error = lines.find((l) => l.context === 'Error');
+    expect(error).toMatchObject({ level: 50, req: { id: 'req-500-line', method: 'GET', url: '/api/v3/customer' } });
+    expect(lines.filter((l) => (l.req as { id?: string } | undefined)?.id === 'req-500-line')).toHaveLength(2);
   });
 });

@@ -1,20 +1,22 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
-/** Set while a unit of work's body runs; cleared when the body settles. */
-interface UnitMark {
-  active: boolean;
-}
-
-const unitBody = new AsyncLocalStorage<UnitMark>();
+import { callScope, CallScope, UnitMark } from './call-scope';
 
 /**
- * Runs a unit of work's body with the mark set, so that everything it awaits (and
- * nothing after it) is known to be inside a database transaction.
+ * The scope of whoever asks for a unit of work, taken when they ask: a write group may run
+ * the body later, from another caller's turn, whose scope (its request) it must not take.
  */
-export async function runAsUnitBody<T>(body: () => Promise<T>): Promise<T> {
+export function unitCaller(): CallScope | undefined {
+  return callScope.getStore();
+}
+
+/**
+ * Runs a unit of work's body in its caller's scope with the mark set, so that everything
+ * it awaits (and nothing after it) is known to be inside a database transaction, and a
+ * line logged inside it names the caller's request.
+ */
+export async function runAsUnitBody<T>(caller: CallScope | undefined, body: () => Promise<T>): Promise<T> {
   const mark: UnitMark = { active: true };
   try {
-    return await unitBody.run(mark, body);
+    return await callScope.run({ ...caller, unit: mark }, body);
   } finally {
     // Work the body started but did not await (a promise left running) is outside once it ends.
     mark.active = false;
@@ -23,7 +25,7 @@ export async function runAsUnitBody<T>(body: () => Promise<T>): Promise<T> {
 
 /** Whether the caller runs inside a unit of work's body. */
 export function insideUnitOfWork(): boolean {
-  return unitBody.getStore()?.active === true;
+  return callScope.getStore()?.unit?.active === true;
 }
 
 /** Thrown when an outside call (gateway, HTTP, mail) is made inside a unit of work. */

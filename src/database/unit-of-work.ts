@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { MysqlGroupCommit } from './mysql-group-commit';
-import { runAsUnitBody } from './outside-call-guard';
+import { runAsUnitBody, unitCaller } from './outside-call-guard';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** One database transaction plus work to run only once it has committed (mail, job kicks). */
@@ -48,10 +48,11 @@ export class UnitOfWork {
 
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     let callbacks: Array<() => void | Promise<void>> = [];
+    const caller = unitCaller();
     const inTransaction = (manager: EntityManager): Promise<T> => {
       // Only the run that commits leaves its callbacks.
       const run: typeof callbacks = (callbacks = []);
-      return runAsUnitBody(() => work({ manager, afterCommit: (fn) => run.push(fn) }));
+      return runAsUnitBody(caller, () => work({ manager, afterCommit: (fn) => run.push(fn) }));
     };
 
     const result = this.isMysql

@@ -5,6 +5,7 @@ import { AppConfig } from 'src/config/app-config';
 import { HealthController } from './health/health.controller';
 import { RedisPing } from './health/redis-ping';
 import { pinoHttpOptions } from './logging/pino-http-options';
+import { RequestLogMiddleware } from './logging/request-log.middleware';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsAuthGuard } from './metrics/metrics-auth.guard';
 import { MetricsController } from './metrics/metrics.controller';
@@ -17,10 +18,19 @@ export class OpsModule implements NestModule {
     const redisUrl = config.redisUrl;
     return {
       module: OpsModule,
-      imports: [TerminusModule.forRoot({ logger: false }), LoggerModule.forRoot({ pinoHttp: pinoHttpOptions(config) })],
+      imports: [
+        TerminusModule.forRoot({ logger: false }),
+        LoggerModule.forRoot({
+          pinoHttp: pinoHttpOptions(config),
+          // Its logger is the application's; its middleware (a pino-http child logger and an
+          // AsyncLocalStorage per request) is replaced by RequestLogMiddleware, mounted below.
+          forRoutes: [],
+        }),
+      ],
       controllers: [HealthController, MetricsController],
       providers: [
         HttpMetricsMiddleware,
+        RequestLogMiddleware,
         MetricsAuthGuard,
         RuntimeMetrics,
         ...(redisUrl ? [{ provide: RedisPing, useFactory: () => new RedisPing(redisUrl) }] : []),
@@ -29,6 +39,6 @@ export class OpsModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware).forRoutes('*path');
+    consumer.apply(RequestLogMiddleware, HttpMetricsMiddleware).forRoutes('*path');
   }
 }

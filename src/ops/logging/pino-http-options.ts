@@ -3,16 +3,15 @@ import { pino, type DestinationStream, type Level } from 'pino';
 import type { Options } from 'pino-http';
 import pinoPretty from 'pino-pretty';
 import { AppConfig } from 'src/config/app-config';
-import { assignRequestId } from 'src/core/context/request-id';
-import { AuthenticatedUser } from 'src/core/context/request-context';
+import { callScope } from 'src/database/call-scope';
 
 /** LOG_LEVEL names (DESIGN §3) as pino's. */
 const LEVELS: Record<string, Level> = { error: 'error', warn: 'warn', info: 'info', debug: 'debug', verbose: 'trace' };
 
 /**
  * Never logged, wherever they turn up in a logged object. Bodies are not logged at all (the
- * serializers below keep a request's method, url and id only); these paths catch headers and
- * anything a log call passes by mistake.
+ * serializers below keep a request's id, method, url and client address only); these paths
+ * catch headers and anything a log call passes by mistake.
  */
 const REDACT = [
   'req.headers.authorization',
@@ -26,41 +25,33 @@ const REDACT = [
   '*.authorization',
 ];
 
-type Req = IncomingMessage & { id?: unknown; user?: AuthenticatedUser; route?: { path?: string }; baseUrl?: string };
+type Req = IncomingMessage & { id?: unknown; originalUrl?: string };
 
 /**
- * One JSON line per answered request: request id, credential username, route template,
- * status and duration (`responseTime`, ms). Pretty lines when stdout is a terminal.
+ * The application's pino logger (nestjs-pino builds it from these options): JSON lines,
+ * pretty when stdout is a terminal. A line written inside a request carries the request
+ * (`req`: id, method, url, client address), taken from the call scope when it is written.
+ * The line per request is RequestLogMiddleware's.
  */
 export function pinoHttpOptions(config: AppConfig): Options<Req, ServerResponse> {
   // pino-pretty as a stream on this thread (not a worker transport): lines stay in order with
   // the process' other output, and nothing is left to flush at exit.
   const stream: DestinationStream = process.stdout.isTTY ? pinoPretty({ colorize: true }) : process.stdout;
-  const level = LEVELS[config.logLevel] ?? 'info';
-  // pino-http writes its one line per request at info; above that level nothing it binds is read.
-  const writesRequestLines = pino.levels.values[level] <= pino.levels.values.info;
   return {
-    level,
+    level: LEVELS[config.logLevel] ?? 'info',
     stream,
     redact: { paths: REDACT, censor: '[redacted]' },
-    genReqId: assignRequestId,
-    // Called at the start (where req.route is the logger middleware's own) and at the end:
-    // the route template is known only once the answer is on its way. Each object given
-    // costs a child logger, so none is given where it would bind nothing (at the start,
-    // before sign-in) or bind for a request line that is not written (LOG_LEVEL above info).
-    customProps: (req, res) =>
-      res.headersSent && writesRequestLines
-        ? {
-            username: req.user?.username,
-            route: req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : undefined,
-          }
-        : (undefined as unknown as object),
-    // pino-http binds the request to a child logger on every request, at every level; its
-    // wrapped serializer first copies the whole request (headers included) for ours to pick
-    // four fields from. Unwrapped, ours reads the raw request directly.
+    // Read only when a line is written: a request that logs nothing (most reads, above info)
+    // costs no child logger and no serialized request.
+    mixin: () => {
+      const origin = callScope.getStore()?.origin;
+      return origin ? { req: origin } : {};
+    },
+    // The serializers read the raw objects (pino-http's wrapped ones would first copy the
+    // whole request, headers included, for ours to pick four fields from).
     wrapSerializers: false,
     serializers: {
-      req: (req: Req & { originalUrl?: string }) => ({
+      req: (req: Req) => ({
         id: req.id,
         method: req.method,
         url: req.originalUrl ?? req.url,

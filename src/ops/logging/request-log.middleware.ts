@@ -1,0 +1,50 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { assignRequestId } from 'src/core/context/request-id';
+import { callScope } from 'src/database/call-scope';
+
+/**
+ * The request's id (`X-Request-Id`), its scope and its one line once answered: request id,
+ * credential username, route template, status and duration (`responseTime`, ms).
+ *
+ * It stands in for pino-http's middleware (nestjs-pino mounts it on no route, see
+ * OpsModule): that one built a child logger per request and ran it in an AsyncLocalStorage
+ * of its own. Here the request only enters the process' one call scope, and a line logged
+ * inside it gets its `req` from there (the logger's mixin) when it is written; most reads
+ * write nothing but this line.
+ */
+@Injectable()
+export class RequestLogMiddleware implements NestMiddleware {
+  use(req: Request & { id?: string }, res: Response, next: NextFunction): void {
+    req.id = assignRequestId(req, res);
+    const logger = PinoLogger.root;
+    // The line is written at info: above that level nothing needs to know when the request ends.
+    if (logger.isLevelEnabled('info')) {
+      const started = Date.now();
+      // 'close' comes once the answer is sent, or when the client goes away before it is.
+      res.once('close', () => writeRequestLine(logger, req, res, Date.now() - started));
+    }
+    callScope.run({ origin: req }, next);
+  }
+}
+
+function writeRequestLine(logger: Logger, req: Request, res: Response, responseTime: number): void {
+  const route = req.route as { path?: string } | undefined;
+  const fields = {
+    req,
+    username: req.user?.username,
+    // The route template is known only once the answer is on its way.
+    route: route?.path ? `${req.baseUrl ?? ''}${route.path}` : undefined,
+    res,
+  };
+  if (res.statusCode >= 500) {
+    logger.info(
+      { ...fields, err: new Error(`failed with status code ${res.statusCode}`), responseTime },
+      'request errored',
+    );
+  } else {
+    logger.info({ ...fields, responseTime }, 'request completed');
+  }
+}
