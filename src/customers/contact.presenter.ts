@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from './entities/customer.entity';
 import { ReferenceService } from 'src/reference/reference.service';
@@ -84,11 +84,39 @@ export async function presentStoredContact(
   wire: WireFormat,
   reference: ReferenceService,
 ): Promise<WireContact | null> {
-  const contact = await manager.findOne(Contact, { where: { user_id: userId } });
-  if (!contact) return null;
-  const customer = await manager.findOne(Customer, {
-    where: { customer_id: contact.customer_id },
-    select: { customer_id: true, company: true },
-  });
-  return presentContact(contact, customer, wire, reference);
+  return (await presentStoredContacts(manager, [userId], wire, reference)).get(userId) ?? null;
+}
+
+/** `presentStoredContact` for many contacts, by user id, in one query (the missing ones left out). */
+export async function presentStoredContacts(
+  manager: EntityManager,
+  userIds: readonly number[],
+  wire: WireFormat,
+  reference: ReferenceService,
+): Promise<Map<number, WireContact>> {
+  if (userIds.length === 0) return new Map();
+  const contacts = await manager
+    .createQueryBuilder(Contact, 'u')
+    .leftJoinAndMapOne('u.customer', Customer, 'c', 'c.customer_id = u.customer_id')
+    .select('u')
+    .addSelect(['c.customer_id', 'c.company'])
+    .where({ user_id: In([...new Set(userIds)]) })
+    .getMany();
+  return new Map(
+    (contacts as Array<Contact & { customer: ContactCustomerRef | null }>).map((contact) => [
+      contact.user_id,
+      presentContact(contact, contact.customer, wire, reference),
+    ]),
+  );
+}
+
+/** The main contacts of these presented customers (`superuser_id`), by user id, in one query. */
+export function presentMainContacts(
+  manager: EntityManager,
+  customers: ReadonlyArray<Record<string, unknown>>,
+  wire: WireFormat,
+  reference: ReferenceService,
+): Promise<Map<number, WireContact>> {
+  const userIds = customers.flatMap((c) => (c.superuser_id ? [c.superuser_id as number] : []));
+  return presentStoredContacts(manager, userIds, wire, reference);
 }

@@ -234,8 +234,22 @@ export class CustomersService {
    * `justCreated`: created in this transaction, so it has no invoices or payments and its
    * figures are zero without asking the modules that own them.
    */
-  presentById(manager: EntityManager, id: number, justCreated = false): Promise<Record<string, unknown>> {
-    return this.presentOne(manager, { where: 'c.customer_id = :id', params: { id } }, !justCreated);
+  async presentById(manager: EntityManager, id: number, justCreated = false): Promise<Record<string, unknown>> {
+    if (justCreated) return this.presentOne(manager, { where: 'c.customer_id = :id', params: { id } }, false);
+    return (await this.presentManyById(manager, [id]))[0];
+  }
+
+  /**
+   * `presentById` for each of these customers, in their order (404 when one is missing):
+   * one statement however many, plus the activity one when some are dormant.
+   */
+  async presentManyById(manager: EntityManager, ids: readonly number[]): Promise<Record<string, unknown>[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const presented = await this.readPresented(manager, { where: 'c.customer_id IN (:...ids)', params: { ids: unique } });
+    if (presented.length !== unique.length) throw ApiError.notFound('customer');
+    const byId = new Map(presented.map((c) => [c.customer_id as number, c]));
+    return ids.map((id) => byId.get(id)!);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { presentStoredContact } from 'src/customers/contact.presenter';
+import { presentMainContacts } from 'src/customers/contact.presenter';
 import { RequestContext } from 'src/core/context/request-context';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -26,19 +26,14 @@ export class InvoiceEvents {
     invoiceId: number,
     event: 'insert' | 'void' | 'status' | 'nightly',
   ): Promise<void> {
-    const invoice = await this.reader.full(tx.manager, invoiceId);
-    const customer = await this.customers.presentById(tx.manager, invoice.customer_id);
-    const data: Record<string, unknown> = { invoice, customer };
-    if (event === 'status' || event === 'nightly') {
-      const superuserId = customer.superuser_id as number | null;
-      data.user = superuserId ? await presentStoredContact(tx.manager, superuserId, this.wire, this.reference) : null;
-    }
-    await this.events.record(tx, ctx, { contextStr: 'invoice', contextId: invoiceId, event, data });
+    await this.recordMany(tx, ctx, [invoiceId], event);
   }
 
   /**
    * The same event for each of these invoices, in their order, as `record` writes it for
-   * one: what a billing run's batch calls once for all the invoices it issued.
+   * one: what a billing run's batch calls once for all the invoices it issued. The
+   * invoices, their customers and the customers' main contacts are each read once for
+   * all of them, so the statements do not grow with the number of invoices.
    */
   async recordMany(
     tx: Tx,
@@ -46,6 +41,23 @@ export class InvoiceEvents {
     invoiceIds: readonly number[],
     event: 'insert' | 'void' | 'status' | 'nightly',
   ): Promise<void> {
-    for (const invoiceId of invoiceIds) await this.record(tx, ctx, invoiceId, event);
+    const m = tx.manager;
+    const invoices = await this.reader.fullMany(m, invoiceIds);
+    const customers = await this.customers.presentManyById(
+      m,
+      invoices.map((invoice) => invoice.customer_id),
+    );
+    const withUser = event === 'status' || event === 'nightly';
+    const users = withUser ? await presentMainContacts(m, customers, this.wire, this.reference) : null;
+    await this.events.recordMany(
+      tx,
+      ctx,
+      invoices.map((invoice, i) => {
+        const customer = customers[i];
+        const data: Record<string, unknown> = { invoice, customer };
+        if (users) data.user = users.get(customer.superuser_id as number) ?? null;
+        return { contextStr: 'invoice', contextId: invoiceIds[i], event, data };
+      }),
+    );
   }
 }

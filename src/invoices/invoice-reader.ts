@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
+import { groupBy } from 'src/core/collections/group-by';
 import { ApiError } from 'src/core/envelope/api-error';
 import { accountDate } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -18,7 +19,7 @@ import { WireFullInvoice, WireInvoice } from './wire-invoice';
 /**
  * Reads invoices for the wire: a page of overviews costs one query for the money applied
  * (per extension source) beside the page itself; a full invoice adds one query each for
- * lines (with their items), tax names, schedule and deliveries.
+ * lines (with their items), tax names, schedule and deliveries, for one invoice or many.
  */
 @Injectable()
 export class InvoiceReader {
@@ -58,34 +59,56 @@ export class InvoiceReader {
 
   /** The full invoice: overview, `line_items`, `schedule`, `sent`. */
   async full(manager: EntityManager, invoiceId: number): Promise<WireFullInvoice> {
-    const invoice = await manager.findOne(Invoice, { where: { invoice_id: invoiceId }, withDeleted: true });
-    if (!invoice) throw ApiError.notFound('invoice');
-    const applied = (await this.extensions.appliedFor(manager, [invoiceId])).get(invoiceId)!;
-    const figures = invoiceFigures(invoice, applied, this.today());
-    const lines = await this.lines(manager, invoiceId);
+    return (await this.fullMany(manager, [invoiceId]))[0];
+  }
+
+  /**
+   * The full invoices, in the order of `invoiceIds` (404 when one is missing): one query
+   * each for the invoices, the money applied (per extension source), the lines with their
+   * items, the tax names, the schedules and the deliveries, however many ids.
+   */
+  async fullMany(manager: EntityManager, invoiceIds: readonly number[]): Promise<WireFullInvoice[]> {
+    const ids = [...new Set(invoiceIds)];
+    if (ids.length === 0) return [];
+    const invoices = await manager.find(Invoice, { where: { invoice_id: In(ids) }, withDeleted: true });
+    if (invoices.length !== ids.length) throw ApiError.notFound('invoice');
+    const applied = await this.extensions.appliedFor(manager, ids);
+    const lines = await this.lines(manager, ids);
     const groupTaxes = await this.taxes.groupTaxes(
       manager,
       lines.flatMap((l) => (l.tax_group_id === null ? [] : [l.tax_group_id])),
     );
-    const schedule = await manager.find(InvoiceSchedule, { where: { invoice_id: invoiceId } });
-    const sent = await manager.find(InvoiceDelivery, {
-      where: { invoice_id: invoiceId },
-      order: { invoice_delivery_id: 'ASC' },
-    });
-    return {
-      ...this.presenter.overview(invoice, applied, figures),
-      line_items: lines.map((l) => this.presenter.line(l, groupTaxes)),
-      schedule: this.presenter.schedule(invoice, schedule, figures, this.today()),
-      sent: this.presenter.sent(sent),
-    };
+    const schedules = groupBy(await manager.find(InvoiceSchedule, { where: { invoice_id: In(ids) } }), (s) => s.invoice_id);
+    const deliveries = groupBy(
+      await manager.find(InvoiceDelivery, { where: { invoice_id: In(ids) }, order: { invoice_delivery_id: 'ASC' } }),
+      (d) => d.invoice_id,
+    );
+    const linesOf = groupBy(lines, (l) => l.invoice_id);
+    const today = this.today();
+    const full = new Map(
+      invoices.map((invoice): [number, WireFullInvoice] => {
+        const id = invoice.invoice_id;
+        const figures = invoiceFigures(invoice, applied.get(id)!, today);
+        return [
+          id,
+          {
+            ...this.presenter.overview(invoice, applied.get(id)!, figures),
+            line_items: (linesOf.get(id) ?? []).map((l) => this.presenter.line(l, groupTaxes)),
+            schedule: this.presenter.schedule(invoice, schedules.get(id) ?? [], figures, today),
+            sent: this.presenter.sent(deliveries.get(id) ?? []),
+          },
+        ];
+      }),
+    );
+    return invoiceIds.map((id) => full.get(id)!);
   }
 
-  /** An invoice's lines in order, each with its item (one query). */
-  async lines(manager: EntityManager, invoiceId: number): Promise<LineWithItem[]> {
+  /** The invoices' lines, each invoice's in order, each with its item (one query). */
+  async lines(manager: EntityManager, invoiceIds: readonly number[]): Promise<LineWithItem[]> {
     return manager
       .createQueryBuilder(InvoiceLine, 'l')
       .leftJoinAndMapOne('l.item', Item, 'it', 'it.item_id = l.item_id')
-      .where({ invoice_id: In([invoiceId]) })
+      .where({ invoice_id: In([...invoiceIds]) })
       .orderBy('l.sort_order', 'ASC')
       .addOrderBy('l.line_item_id', 'ASC')
       .getMany();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { presentStoredContact } from 'src/customers/contact.presenter';
+import { presentMainContacts } from 'src/customers/contact.presenter';
 import { RequestContext } from 'src/core/context/request-context';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -34,24 +34,14 @@ export class SubscriptionEvents {
     events: SubscriptionEvent[],
     tiersets?: Map<number, LoadedTierset[]>,
   ): Promise<void> {
-    if (events.length === 0) return;
-    const pkg = await this.reader.full(tx.manager, packageId, tiersets);
-    const customer = await this.customers.presentById(tx.manager, pkg.customer_id as number);
-    const superuserId = customer.superuser_id as number | null;
-    const user = superuserId ? await presentStoredContact(tx.manager, superuserId, this.wire, this.reference) : null;
-    for (const event of events) {
-      await this.events.record(tx, ctx, {
-        contextStr: 'package',
-        contextId: packageId,
-        event,
-        data: { package: pkg, customer, user },
-      });
-    }
+    await this.recordMany(tx, ctx, [packageId], events, tiersets);
   }
 
   /**
    * The same events for each of these subscriptions, in their order, as `record` writes
-   * them for one: what a billing run's batch calls once for all the cycles it billed.
+   * them for one: what a billing run's batch calls once for all the cycles it billed. The
+   * subscriptions, their customers and the customers' main contacts are each read once
+   * for all of them, so the statements do not grow with the number of subscriptions.
    */
   async recordMany(
     tx: Tx,
@@ -60,6 +50,22 @@ export class SubscriptionEvents {
     events: SubscriptionEvent[],
     tiersets?: Map<number, LoadedTierset[]>,
   ): Promise<void> {
-    for (const packageId of packageIds) await this.record(tx, ctx, packageId, events, tiersets);
+    if (events.length === 0 || packageIds.length === 0) return;
+    const m = tx.manager;
+    const packages = await this.reader.fullMany(m, packageIds, tiersets);
+    const customers = await this.customers.presentManyById(
+      m,
+      packages.map((pkg) => pkg.customer_id as number),
+    );
+    const users = await presentMainContacts(m, customers, this.wire, this.reference);
+    await this.events.recordMany(
+      tx,
+      ctx,
+      packages.flatMap((pkg, i) => {
+        const customer = customers[i];
+        const data = { package: pkg, customer, user: users.get(customer.superuser_id as number) ?? null };
+        return events.map((event) => ({ contextStr: 'package', contextId: packageIds[i], event, data }));
+      }),
+    );
   }
 }

@@ -42,9 +42,13 @@ export class SubscriptionOverdueStatus implements RecordedEventListener, OnModul
     this.recorder.onRecorded(this);
   }
 
-  wants(_tx: Tx, event: PendingEvent): Promise<boolean> {
-    const invoice = event.data.invoice as ChangedInvoice | undefined;
-    return Promise.resolve(event.contextStr === 'invoice' && event.event === 'status' && invoice?.package_id != null);
+  wants(_tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
+    return Promise.resolve(
+      events.map((event) => {
+        const invoice = event.data.invoice as ChangedInvoice | undefined;
+        return event.contextStr === 'invoice' && event.event === 'status' && invoice?.package_id != null;
+      }),
+    );
   }
 
   async handle(tx: Tx, event: RecordedEvent): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
+import { groupBy } from 'src/core/collections/group-by';
 import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney } from 'src/core/money/decimal';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
@@ -45,30 +46,48 @@ export class SubscriptionReader {
     packageId: number,
     loaded?: Map<number, LoadedTierset[]>,
   ): Promise<Record<string, unknown>> {
-    const sub = await m.findOne(Subscription, { where: { package_id: packageId } });
-    if (!sub) throw ApiError.notFound('package');
-    const lines = await this.lines(m, [packageId]);
-    const figures = await this.figures(m, [sub], lines);
+    return (await this.fullMany(m, [packageId], loaded))[0];
+  }
+
+  /** `full` for each of these subscriptions, in their order, in a fixed number of statements however many. */
+  async fullMany(
+    m: EntityManager,
+    packageIds: readonly number[],
+    loaded?: Map<number, LoadedTierset[]>,
+  ): Promise<Record<string, unknown>[]> {
+    const ids = [...new Set(packageIds)];
+    if (ids.length === 0) return [];
+    const subs = await m.find(Subscription, { where: { package_id: In(ids) } });
+    if (subs.length !== ids.length) throw ApiError.notFound('package');
+    const lines = await this.lines(m, ids);
+    const figures = await this.figures(m, subs, lines);
     const tiersets = await loadTiersetsById(
       m,
       lines.flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
       loaded,
     );
-    return {
-      ...this.presenter.overview(sub, figures.get(packageId)!),
-      line_items: lines.map((l) =>
-        this.presenter.line(l, l.tierset_id === null ? undefined : tiersets.get(l.tierset_id)),
-      ),
-    };
+    const linesOf = groupBy(lines, (l) => l.package_id);
+    const full = new Map(
+      subs.map((sub) => [
+        sub.package_id,
+        {
+          ...this.presenter.overview(sub, figures.get(sub.package_id)!),
+          line_items: (linesOf.get(sub.package_id) ?? []).map((l) =>
+            this.presenter.line(l, l.tierset_id === null ? undefined : tiersets.get(l.tierset_id)),
+          ),
+        },
+      ]),
+    );
+    return packageIds.map((id) => full.get(id)!);
   }
 
   /** The lines still on the subscriptions (not replaced or removed), each with its item: one query. */
-  async lines(m: EntityManager, packageIds: number[]): Promise<LineWithItem[]> {
+  async lines(m: EntityManager, packageIds: readonly number[]): Promise<LineWithItem[]> {
     if (packageIds.length === 0) return [];
     return m
       .createQueryBuilder(SubscriptionLine, 'l')
       .leftJoinAndMapOne('l.item', Item, 'it', 'it.item_id = l.item_id')
-      .where({ package_id: In(packageIds), cancel_datetime: IsNull() })
+      .where({ package_id: In([...packageIds]), cancel_datetime: IsNull() })
       .orderBy('l.line_item_id', 'ASC')
       .getMany();
   }
@@ -84,20 +103,21 @@ export class SubscriptionReader {
       : [];
     const invoiceFigures = await this.invoices.figuresFor(m, invoices);
     const now = this.clock.now();
+    const invoicesOf = groupBy(invoices, (i) => i.package_id);
+    const linesOf = groupBy(lines, (l) => l.package_id);
     const result = new Map<number, SubscriptionFigures>();
     for (const s of subs) {
-      const own = invoices.filter((i) => i.package_id === s.package_id);
+      const own = invoicesOf.get(s.package_id) ?? [];
       const figures = own.map((i) => invoiceFigures.get(i.invoice_id)!);
       const overdue = figures.filter((f) => f.is_overdue);
-      const ownLines = lines.filter((l) => l.package_id === s.package_id);
+      const ownLines = linesOf.get(s.package_id) ?? [];
       const ended =
         ownLines.length > 0 &&
         ownLines.every((l) =>
           hasEnded({ expireRecurs: l.expire_recurs, invoicesBilled: l.invoices_billed }, l.expire_datetime, now),
         );
-      const inTrial = lines.some(
+      const inTrial = ownLines.some(
         (l) =>
-          l.package_id === s.package_id &&
           l.expire_datetime === null &&
           ((l.trial_end_datetime !== null && l.trial_end_datetime > now) ||
             (l.trial_recurs !== null && l.invoices_billed < l.trial_recurs)),

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { EventRecorder, PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { insertAtCommit } from 'src/database/deferred-inserts';
@@ -58,17 +58,26 @@ export class CollectionEnrollment implements RecordedEventListener, OnModuleInit
     this.events.onRecorded(this);
   }
 
-  async wants(tx: Tx, event: PendingEvent): Promise<boolean> {
-    if (event.contextStr !== 'invoice' || event.event !== 'insert') return false;
-    const invoice = event.data.invoice as IssuedInvoice;
-    if (invoice.package_id === null || !new Decimal(String(invoice.balance)).gt(0)) return false;
-    const locked = lockedPaymethods.get(tx.manager)?.get(invoice.package_id);
-    if (locked !== undefined) return COLLECTED_PAYMETHODS.has(locked);
-    const sub = await tx.manager.findOne(Subscription, {
-      select: { package_id: true, paymethod: true },
-      where: { package_id: invoice.package_id },
+  async wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
+    const issued = events.map((event) => {
+      if (event.contextStr !== 'invoice' || event.event !== 'insert') return null;
+      const invoice = event.data.invoice as IssuedInvoice;
+      return invoice.package_id === null || !new Decimal(String(invoice.balance)).gt(0) ? null : invoice.package_id;
     });
-    return sub !== null && COLLECTED_PAYMETHODS.has(sub.paymethod);
+    const paymethods = await this.paymethodsOf(tx.manager, issued.filter((id) => id !== null));
+    return issued.map((packageId) => packageId !== null && COLLECTED_PAYMETHODS.has(paymethods.get(packageId) ?? ''));
+  }
+
+  /** The subscriptions' payment methods: those a billing run's batch holds locked, the others in one query. */
+  private async paymethodsOf(manager: EntityManager, packageIds: number[]): Promise<ReadonlyMap<number, string>> {
+    const locked = lockedPaymethods.get(manager);
+    const unread = [...new Set(packageIds.filter((id) => !locked?.has(id)))];
+    if (unread.length === 0) return locked ?? new Map();
+    const subs = await manager.find(Subscription, {
+      select: { package_id: true, paymethod: true },
+      where: { package_id: In(unread) },
+    });
+    return new Map([...(locked ?? []), ...subs.map((s): [number, string] => [s.package_id, s.paymethod])]);
   }
 
   async handle(tx: Tx, event: RecordedEvent): Promise<void> {

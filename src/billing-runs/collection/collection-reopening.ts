@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { EventRecorder, PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { Tx } from 'src/database/unit-of-work';
@@ -29,15 +30,19 @@ export class CollectionReopening implements RecordedEventListener, OnModuleInit 
     this.events.onRecorded(this);
   }
 
-  async wants(tx: Tx, event: PendingEvent): Promise<boolean> {
-    if (event.contextStr !== 'invoice' || event.event !== 'status') return false;
-    const invoice = event.data.invoice as ReopenedInvoice;
-    if (invoice.package_id === null || !invoice.invoice_status_str.startsWith('open-')) return false;
-    return (await this.returnedCollection(tx, invoice.invoice_id)) !== null;
+  async wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
+    const candidates = events.map((event) => {
+      if (event.contextStr !== 'invoice' || event.event !== 'status') return null;
+      const invoice = event.data.invoice as ReopenedInvoice;
+      return invoice.package_id === null || !invoice.invoice_status_str.startsWith('open-') ? null : invoice.invoice_id;
+    });
+    const returned = await this.returnedCollections(tx, candidates.filter((id) => id !== null));
+    return candidates.map((invoiceId) => invoiceId !== null && returned.has(invoiceId));
   }
 
   async handle(tx: Tx, event: RecordedEvent): Promise<void> {
-    const row = await this.returnedCollection(tx, (event.data.invoice as ReopenedInvoice).invoice_id);
+    const invoiceId = (event.data.invoice as ReopenedInvoice).invoice_id;
+    const row = (await this.returnedCollections(tx, [invoiceId])).get(invoiceId);
     if (!row) return;
     await tx.manager.update(
       InvoiceCollection,
@@ -46,14 +51,28 @@ export class CollectionReopening implements RecordedEventListener, OnModuleInit 
     );
   }
 
-  /** The invoice's collection, when it was paid by a charge that has failed since. */
-  private async returnedCollection(tx: Tx, invoiceId: number): Promise<InvoiceCollection | null> {
+  /** The invoices' collections, by invoice id, that were paid by a charge that has failed since (three queries). */
+  private async returnedCollections(tx: Tx, invoiceIds: number[]): Promise<Map<number, InvoiceCollection>> {
     const m = tx.manager;
-    const row = await m.findOneBy(InvoiceCollection, { invoice_id: invoiceId, status: 'paid' });
-    if (!row || row.payment_attempt_id === null) return null;
-    const attempt = await m.findOneBy(PaymentAttempt, { payment_attempt_id: row.payment_attempt_id });
-    if (!attempt || attempt.transaction_id === null) return null;
-    const charge = await m.findOneBy(Transaction, { transaction_id: attempt.transaction_id });
-    return charge?.status_str.startsWith('fail-') ? row : null;
+    if (invoiceIds.length === 0) return new Map();
+    const rows = (await m.findBy(InvoiceCollection, { invoice_id: In(invoiceIds), status: 'paid' })).filter(
+      (row) => row.payment_attempt_id !== null,
+    );
+    if (rows.length === 0) return new Map();
+    const attempts = await m.findBy(PaymentAttempt, { payment_attempt_id: In(rows.map((r) => r.payment_attempt_id!)) });
+    const chargeOf = new Map(attempts.map((a) => [a.payment_attempt_id, a.transaction_id]));
+    const chargeIds = attempts.flatMap((a) => (a.transaction_id === null ? [] : [a.transaction_id]));
+    if (chargeIds.length === 0) return new Map();
+    const failed = new Set(
+      (await m.findBy(Transaction, { transaction_id: In(chargeIds) }))
+        .filter((t) => t.status_str.startsWith('fail-'))
+        .map((t) => t.transaction_id),
+    );
+    return new Map(
+      rows.flatMap((row) => {
+        const charge = chargeOf.get(row.payment_attempt_id!);
+        return charge != null && failed.has(charge) ? [[row.invoice_id, row] as [number, InvoiceCollection]] : [];
+      }),
+    );
   }
 }

@@ -29,8 +29,11 @@ export interface RecordedEvent extends PendingEvent {
  * schedules with `tx.afterCommit`.
  */
 export interface RecordedEventListener {
-  /** Whether this event calls for work here (a hook matches it). */
-  wants(tx: Tx, event: PendingEvent): Promise<boolean>;
+  /**
+   * Which of these events call for work here (a hook matches them), one answer per event
+   * in their order: asked once per batch, so what it reads it reads once for all of them.
+   */
+  wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]>;
   /** The work, once the event is written and has its id. */
   handle(tx: Tx, event: RecordedEvent): Promise<void>;
 }
@@ -53,22 +56,36 @@ export class EventRecorder {
   }
 
   async record(tx: Tx, ctx: RequestContext, input: EventInput): Promise<void> {
-    const pending: PendingEvent = { ...input, suppressWebhooks: !ctx.sendWebhooks };
-    const wanting: RecordedEventListener[] = [];
-    for (const listener of this.listeners) if (await listener.wants(tx, pending)) wanting.push(listener);
-    const row = {
-      context_str: input.contextStr,
-      context_id: String(input.contextId),
-      event: input.event,
-      data: input.data as never,
-      suppress_webhooks: pending.suppressWebhooks,
-      event_datetime: this.clock.now(),
-    };
-    if (wanting.length === 0) {
-      await insertAtCommit(tx.manager, DomainEvent, row);
-      return;
+    await this.recordMany(tx, ctx, [input]);
+  }
+
+  /**
+   * The events in their order, as `record` writes each; each listener is asked once for
+   * the whole batch, before the first event is handed over. A listener's `handle` must
+   * therefore not change what it decides for a later event of the same batch (none does:
+   * hooks, payment methods and returned charges are not what handling writes).
+   */
+  async recordMany(tx: Tx, ctx: RequestContext, inputs: readonly EventInput[]): Promise<void> {
+    if (inputs.length === 0) return;
+    const pending = inputs.map((input): PendingEvent => ({ ...input, suppressWebhooks: !ctx.sendWebhooks }));
+    const answers: boolean[][] = [];
+    for (const listener of this.listeners) answers.push(await listener.wants(tx, pending));
+    for (const [i, event] of pending.entries()) {
+      const wanting = this.listeners.filter((_, l) => answers[l][i]);
+      const row = {
+        context_str: event.contextStr,
+        context_id: String(event.contextId),
+        event: event.event,
+        data: event.data as never,
+        suppress_webhooks: event.suppressWebhooks,
+        event_datetime: this.clock.now(),
+      };
+      if (wanting.length === 0) {
+        await insertAtCommit(tx.manager, DomainEvent, row);
+        continue;
+      }
+      const recorded: RecordedEvent = { ...event, domainEventId: await insertRow(tx.manager, DomainEvent, row) };
+      for (const listener of wanting) await listener.handle(tx, recorded);
     }
-    const recorded: RecordedEvent = { ...pending, domainEventId: await insertRow(tx.manager, DomainEvent, row) };
-    for (const listener of wanting) await listener.handle(tx, recorded);
   }
 }

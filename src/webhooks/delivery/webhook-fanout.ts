@@ -26,7 +26,12 @@ export class WebhookFanout implements OnModuleInit {
 
   onModuleInit(): void {
     this.events.onRecorded({
-      wants: async (tx, event) => (await this.hooksFor(tx, event)).length > 0,
+      // The hooks are read once per transaction and pattern set (hooksFor), so a batch costs no more.
+      wants: async (tx, events) => {
+        const answers: boolean[] = [];
+        for (const event of events) answers.push((await this.hooksFor(tx, event)).length > 0);
+        return answers;
+      },
       handle: (tx, event) => this.fanOut(tx, event),
     });
   }

@@ -1,0 +1,45 @@
+import type { Database } from 'better-sqlite3';
+import { EntityManager } from 'typeorm';
+import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
+import type { MysqlQueryRunner } from 'typeorm/driver/mysql/MysqlQueryRunner';
+
+type Target = Record<string, (...args: unknown[]) => unknown>;
+
+/**
+ * How many statements `work` sends through `manager`: counted where they reach the driver
+ * (better-sqlite3 statement runs on SQLite; mysql2 `query` and `execute` on the
+ * transaction's connection on MySQL), so TypeORM's queries and the raw prepared ones
+ * (raw-query.ts) both count. `manager` must be a transaction's on MySQL.
+ */
+export async function countStatements(manager: EntityManager, work: () => Promise<void>): Promise<number> {
+  let count = 0;
+  const wrap = (target: Target, methods: string[]): (() => void) => {
+    const originals = methods.map((name) => [name, target[name]] as const);
+    for (const [name, original] of originals) {
+      target[name] = function (this: unknown, ...args: unknown[]) {
+        count++;
+        return original.apply(this, args);
+      };
+    }
+    return () => {
+      for (const [name, original] of originals) target[name] = original;
+    };
+  };
+  let restore: () => void;
+  if (manager.connection.options.type === 'better-sqlite3') {
+    const db = (manager.connection.driver as BetterSqlite3Driver).databaseConnection as Database;
+    // Every statement, TypeORM's or a cached prepared one, runs through these (shared by all statements).
+    const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as Target;
+    restore = wrap(statement, ['all', 'get', 'run', 'iterate']);
+  } else {
+    const runner = manager.queryRunner as MysqlQueryRunner | undefined;
+    if (!runner) throw new Error('countStatements: run it in a transaction on MySQL');
+    restore = wrap((await runner.connect()) as Target, ['query', 'execute']);
+  }
+  try {
+    await work();
+  } finally {
+    restore();
+  }
+  return count;
+}
