@@ -4,6 +4,7 @@ import { EntityManager, In, IsNull } from 'typeorm';
 import { Cycle, cycleAt, cycleNumber } from 'src/billing/cycles/cycle-calendar';
 import { billedPeriod, billsSetup, hasExpired, isInTrial } from 'src/billing/cycles/line-billing';
 import { priceAtRate, priceLine } from 'src/billing/pricing/line-pricing';
+import { groupBy } from 'src/core/collections/group-by';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -266,18 +267,6 @@ function history(l: SubscriptionLine) {
     expireRecurs: l.expire_recurs,
     invoicesBilled: l.invoices_billed,
   };
-}
-
-/** `items` by `key`, each group in order. */
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 /**

@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { monthlyValue } from 'src/billing/cycles/recurring-revenue';
 import { priceLine } from 'src/billing/pricing/line-pricing';
+import { groupBy } from 'src/core/collections/group-by';
 import { roundCents, sumMoney, ZERO } from 'src/core/money/decimal';
 import { LoadedTierset, loadTiersetsById, priceSheetOf } from 'src/items/tierset-loader';
 import { SubscriptionLine } from './entities/subscription-line.entity';
@@ -42,16 +43,9 @@ export class SubscriptionMrr {
     tiersets?: Map<number, LoadedTierset[]>,
   ): Promise<void> {
     const mrrs = await this.of(m, subs, tiersets);
-    const changed = new Map<string, number[]>();
-    subs.forEach((sub, i) => {
-      if (mrrs[i].eq(sub.mrr)) return;
-      const key = mrrs[i].toFixed();
-      const ids = changed.get(key);
-      if (ids) ids.push(sub.package_id);
-      else changed.set(key, [sub.package_id]);
-    });
-    for (const [mrr, ids] of changed) {
-      await m.update(Subscription, { package_id: In(ids) }, { mrr: new Decimal(mrr) });
+    const changed = subs.flatMap((sub, i) => (mrrs[i].eq(sub.mrr) ? [] : [{ id: sub.package_id, mrr: mrrs[i] }]));
+    for (const [mrr, ofMrr] of groupBy(changed, (c) => c.mrr.toFixed())) {
+      await m.update(Subscription, { package_id: In(ofMrr.map((c) => c.id)) }, { mrr: new Decimal(mrr) });
     }
   }
 
