@@ -133,6 +133,37 @@ describe.each(drivers)('insert-row on %s', (type) => {
     expect(await dataSource.manager.count(Probe)).toBe(before);
   });
 
+  it('returns each row its own id while other writers insert at the same time', async () => {
+    // Eight writers at once (a pool of connections on MySQL/MariaDB), each one 60-row INSERT:
+    // the ids a writer is given must be the rows it wrote, whatever the others got.
+    const writers = Array.from({ length: 8 }, (_, w) =>
+      Array.from({ length: 60 }, (__, r) => ({ label: `w${w}-r${r}`, amount: new Decimal(r) })),
+    );
+    const results = await Promise.all(writers.map((rows) => insertRowsReturningIds(dataSource.manager, Probe, rows)));
+    const all = results.flat();
+    expect(new Set(all).size).toBe(8 * 60);
+    for (const [w, ids] of results.entries()) {
+      expect((await raw(ids)).map((row) => row.label)).toEqual(writers[w].map((row) => row.label));
+    }
+  });
+
+  if (type === 'mysql') {
+    it('inserts row by row when the server does not step ids by one', async () => {
+      // One connection, so the session setting is the one every statement sees.
+      const single = new DataSource({ ...dataSource.options, extra: { connectionLimit: 1 } });
+      await single.initialize();
+      try {
+        await single.query('SET SESSION auto_increment_increment = 3');
+        const rows = ['step-1', 'step-2', 'step-3'].map((label) => ({ label, amount: new Decimal(1) }));
+        const ids = await insertRowsReturningIds(single.manager, Probe, rows);
+        expect(ids[1] - ids[0]).toBe(3);
+        expect((await raw(ids)).map((row) => row.label)).toEqual(['step-1', 'step-2', 'step-3']);
+      } finally {
+        await single.destroy();
+      }
+    });
+  }
+
   it('keeps the named form for callers that compose SQL with it', () => {
     const { sql, params } = insertRowsStatement(dataSource.manager, Probe, probes('named').slice(0, 2));
     expect(sql).toContain(':v13');

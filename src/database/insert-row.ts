@@ -168,11 +168,19 @@ export async function insertRows<T extends ObjectLiteral>(
 const consecutiveIds = new WeakMap<object, Promise<boolean>>();
 
 /**
- * Inserts rows that set the same columns and returns their generated ids, in order.
- * One statement where its ids are known to be consecutive: always on SQLite (one writer,
- * the row id grows by one per row); on MySQL/MariaDB when `innodb_autoinc_lock_mode` is 0
- * or 1 (MariaDB's default), where a multi-row INSERT takes one block of ids. Under mode 2
- * (MySQL 8's default) ids of concurrent statements interleave, so rows go one at a time.
+ * Inserts rows that set the same columns and returns their generated ids, in order, in one
+ * statement where its ids are known to be consecutive:
+ * - SQLite: one writer, and the row id of each row is the last one plus one.
+ * - MySQL 8 / MariaDB 10.6+ (InnoDB): an `INSERT ... VALUES (...), (...)` is a "simple
+ *   insert" (its row count is known before it runs), and InnoDB reserves all its values in
+ *   one step under the table's auto-increment lock or mutex, in every
+ *   `innodb_autoinc_lock_mode` (0, 1 and MySQL 8's default 2): a concurrent writer's ids
+ *   come before or after the block, never inside it. Only "bulk inserts" (INSERT ... SELECT,
+ *   LOAD DATA, row count unknown) take ids in growing blocks that interleave under mode 2;
+ *   none is made here. The driver reports the block's first id (LAST_INSERT_ID()), and the
+ *   rest follow by `auto_increment_increment`: TypeORM's own multi-row insert (MysqlDriver
+ *   `createGeneratedMap`: insertId + index) relies on the same. A server with an increment
+ *   other than 1 (a Galera cluster sets it to its size) gets one statement per row.
  */
 export async function insertRowsReturningIds<T extends ObjectLiteral>(
   manager: EntityManager,
@@ -197,9 +205,36 @@ function hasConsecutiveIds(manager: EntityManager): Promise<boolean> {
   let known = consecutiveIds.get(key);
   if (!known) {
     known = manager
-      .query<Array<{ mode: number | string }>>('SELECT @@innodb_autoinc_lock_mode AS mode')
-      .then((rows) => Number(rows[0]?.mode) < 2);
+      .query<Array<{ step: number | string }>>('SELECT @@auto_increment_increment AS step')
+      .then((rows) => Number(rows[0]?.step) === 1);
     consecutiveIds.set(key, known);
   }
   return known;
+}
+
+/** Values one INSERT binds at most: under SQLite's 32,766 variables and MySQL's 65,535 placeholders. */
+const MAX_VALUES_PER_INSERT = 30_000;
+
+/**
+ * Rows of one table in runs that can each be one INSERT: grouped by the columns they set
+ * (`insertColumnsKey`), each group in order and cut so that no statement binds more values
+ * than a driver takes. Each run comes with the rows' positions in `rows`.
+ */
+export function insertRuns<R extends ObjectLiteral>(rows: readonly R[]): Array<{ rows: R[]; at: number[] }> {
+  const groups = new Map<string, number[]>();
+  rows.forEach((row, i) => {
+    const key = insertColumnsKey(row);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  });
+  const runs: Array<{ rows: R[]; at: number[] }> = [];
+  for (const [key, positions] of groups) {
+    const size = Math.max(1, Math.floor(MAX_VALUES_PER_INSERT / Math.max(1, key.split(',').length)));
+    for (let from = 0; from < positions.length; from += size) {
+      const at = positions.slice(from, from + size);
+      runs.push({ rows: at.map((i) => rows[i]), at });
+    }
+  }
+  return runs;
 }

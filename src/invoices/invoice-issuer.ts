@@ -1,5 +1,7 @@
 import Decimal from 'decimal.js';
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { randomToken } from 'src/core/refs/random-token';
@@ -7,7 +9,7 @@ import { RevisionService } from 'src/core/revisions/revision.service';
 import { addDays } from 'src/core/time/account-date';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { newRecordStamps } from 'src/core/context/record-stamps';
-import { insertColumnsKey, insertRow, insertRows } from 'src/database/insert-row';
+import { insertRows, insertRowsReturningIds, insertRuns } from 'src/database/insert-row';
 import { Tx } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';
@@ -83,62 +85,94 @@ export class InvoiceIssuer {
    * default loaded for this draft's items. Returns the new invoice id.
    */
   async issue(tx: Tx, ctx: RequestContext, draft: InvoiceDraft, catalog?: PricingCatalog): Promise<number> {
+    return (await this.issueMany(tx, ctx, [draft], catalog))[0];
+  }
+
+  /**
+   * Issues every draft, in a fixed number of statements however many there are (a billing
+   * run's batch): multi-row INSERTs of the invoices (their ids: insertRowsReturningIds),
+   * lines and schedules, one UPDATE for the refnumbers not given, the revisions at the end
+   * of the transaction, and the drafts' invoice/insert events in order. Returns the ids in
+   * the drafts' order. `catalog`: as for `issue`, by default loaded for all the drafts' items.
+   */
+  async issueMany(
+    tx: Tx,
+    ctx: RequestContext,
+    drafts: readonly InvoiceDraft[],
+    catalog?: PricingCatalog,
+  ): Promise<number[]> {
+    if (drafts.length === 0) return [];
     const m = tx.manager;
-    const { customer } = draft;
     const loaded =
       catalog ??
       (await this.loader.catalog(
         m,
-        draft.lines.map((l) => l.item_id),
+        drafts.flatMap((d) => d.lines.map((l) => l.item_id)),
       ));
-    const inputs = PricingInputsLoader.forInvoice(loaded, draft.currencyId, customer.no_taxes);
-    const { rows, sums } = priceInvoiceLines(
-      draft.lines.map((line, i) => lineSpecOf(line, i)),
-      [],
-      inputs,
-      0,
-    );
     const now = this.clock.now();
-    const dueDate = addDays(draft.date, this.reference.terms(draft.termsId)?.terms_days ?? 0);
-    const facts = { total: sums.total, due_date: dueDate, void_datetime: null, in_collections: false };
-    const status = invoiceFigures(facts, NOTHING_APPLIED, this.reader.today()).status;
-    const fields = draft.fields ?? {};
-
-    // One statement per row, nothing re-selected: a billing run issues thousands of these.
-    const invoiceId = await insertRow(m, Invoice, {
-      ...fields,
-      ...addressDefaults(fields, customer),
-      customer_id: customer.customer_id,
-      package_id: draft.packageId ?? null,
-      date: draft.date,
-      due_date: dueDate,
-      currency_id: draft.currencyId,
-      terms_id: draft.termsId,
-      class_id: fields.class_id !== undefined ? fields.class_id : customer.class_id,
-      admin_id: fields.admin_id !== undefined ? fields.admin_id : customer.admin_id,
-      brand_id: customer.brand_id,
-      paycycle: fields.paycycle ?? 'one',
-      ...sums,
-      invoice_status_str: status,
-      ...newRecordStamps(ctx, now),
+    const today = this.reader.today();
+    const built = drafts.map((draft) => {
+      const { customer } = draft;
+      const inputs = PricingInputsLoader.forInvoice(loaded, draft.currencyId, customer.no_taxes);
+      const { rows, sums } = priceInvoiceLines(
+        draft.lines.map((line, i) => lineSpecOf(line, i)),
+        [],
+        inputs,
+        0,
+      );
+      const dueDate = addDays(draft.date, this.reference.terms(draft.termsId)?.terms_days ?? 0);
+      const facts = { total: sums.total, due_date: dueDate, void_datetime: null, in_collections: false };
+      const status = invoiceFigures(facts, NOTHING_APPLIED, today).status;
+      const fields = draft.fields ?? {};
+      const invoice: QueryDeepPartialEntity<Invoice> = {
+        ...fields,
+        ...addressDefaults(fields, customer),
+        customer_id: customer.customer_id,
+        package_id: draft.packageId ?? null,
+        date: draft.date,
+        due_date: dueDate,
+        currency_id: draft.currencyId,
+        terms_id: draft.termsId,
+        class_id: fields.class_id !== undefined ? fields.class_id : customer.class_id,
+        admin_id: fields.admin_id !== undefined ? fields.admin_id : customer.admin_id,
+        brand_id: customer.brand_id,
+        paycycle: fields.paycycle ?? 'one',
+        ...sums,
+        invoice_status_str: status,
+        ...newRecordStamps(ctx, now),
+      };
+      return { invoice, lines: rows, dueDate, total: sums.total, named: Boolean(fields.refnumber) };
     });
-    if (!fields.refnumber) await m.update(Invoice, invoiceId, { refnumber: String(invoiceId) });
-    const lineRows = rows.map((row) => ({ ...row, invoice_id: invoiceId }));
-    // One multi-row INSERT needs every row to set the same columns.
-    const columns = new Set(lineRows.map(insertColumnsKey));
-    if (columns.size === 1) await insertRows(m, InvoiceLine, lineRows);
-    else if (lineRows.length > 0) await m.insert(InvoiceLine, lineRows);
-    await insertRow(m, InvoiceSchedule, {
-      invoice_id: invoiceId,
+
+    const ids = new Array<number>(drafts.length);
+    for (const run of insertRuns(built.map((b) => b.invoice))) {
+      const runIds = await insertRowsReturningIds(m, Invoice, run.rows);
+      run.at.forEach((at, i) => (ids[at] = runIds[i]));
+    }
+    // Refnumber = id where none was given: one UPDATE for all (nothing reads it before).
+    const unnamed = ids.filter((_, i) => !built[i].named);
+    if (unnamed.length) {
+      await m
+        .createQueryBuilder()
+        .update(Invoice)
+        .set({ refnumber: () => 'CAST(invoice_id AS CHAR)' })
+        .where({ invoice_id: In(unnamed) })
+        .execute();
+    }
+    const lineRows = built.flatMap((b, i) => b.lines.map((row) => ({ ...row, invoice_id: ids[i] })));
+    for (const run of insertRuns(lineRows)) await insertRows(m, InvoiceLine, run.rows);
+    const schedules = built.map((b, i) => ({
+      invoice_id: ids[i],
       token: randomToken(),
       paymethod: 'inv',
-      due_date: dueDate,
-      amount: sums.total,
+      due_date: b.dueDate,
+      amount: b.total,
       write_datetime: now,
-    });
-    await this.revisions.record(tx, ctx, 'invoice', invoiceId, 'Invoice created');
-    await this.events.record(tx, ctx, invoiceId, 'insert');
-    return invoiceId;
+    }));
+    for (const run of insertRuns(schedules)) await insertRows(m, InvoiceSchedule, run.rows);
+    for (const id of ids) await this.revisions.record(tx, ctx, 'invoice', id, 'Invoice created');
+    await this.events.recordMany(tx, ctx, ids, 'insert');
+    return ids;
   }
 }
 

@@ -7,13 +7,13 @@ import { RevisionService } from 'src/core/revisions/revision.service';
 import { Tx } from 'src/database/unit-of-work';
 import { Subscription } from './entities/subscription.entity';
 import { SubscriptionEvents } from './subscription-events';
-import { NextCycleOptions, SubscriptionInvoicing } from './subscription-invoicing';
+import { CycleBatchOptions, CycleToBill, NextCycleOptions, SubscriptionInvoicing } from './subscription-invoicing';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionUsage } from './subscription-usage';
 
 /**
- * Billing one cycle of a subscription, as the `invoice` action and billing runs both do
- * it, inside the caller's unit: the invoice (invoice/insert), the subscription's advance
+ * Billing the next cycle of subscriptions, as the `invoice` action (one) and billing runs (a
+ * batch) both do it, inside the caller's unit: the invoice (invoice/insert), the subscription's advance
  * and MRR, a revision and package/generate.
  */
 @Injectable()
@@ -32,15 +32,38 @@ export class SubscriptionCycleBilling {
     sub: Subscription,
     options: NextCycleOptions = {},
   ): Promise<number | null> {
-    const invoiceId = await this.invoicing.issueNextCycle(tx, ctx, sub, options);
-    await this.mrr.refresh(tx.manager, sub.package_id, { sub, tiersets: options.catalog?.tiersets });
-    if (invoiceId === null) {
-      await this.revisions.record(tx, ctx, 'package', sub.package_id, 'Cycle passed with nothing to bill');
-      return null;
+    const { date, usage, ...batch } = options;
+    return (await this.billNextCycles(tx, ctx, [{ sub, date, usage }], batch))[0];
+  }
+
+  /**
+   * The next cycle of each subscription (read under its row lock), at once: a billing run's
+   * batch, or the `invoice` action's one. The events come after all the batch's writes:
+   * every invoice/insert (InvoiceIssuer.issueMany), then every package/generate. For one
+   * subscription its invoice/insert still comes before its package/generate, but the events
+   * of different subscriptions of a batch are grouped by kind, not by subscription.
+   */
+  async billNextCycles(
+    tx: Tx,
+    ctx: RequestContext,
+    cycles: readonly CycleToBill[],
+    options: CycleBatchOptions = {},
+  ): Promise<Array<number | null>> {
+    const invoiceIds = await this.invoicing.issueNextCycles(tx, ctx, cycles, options);
+    const tiersets = options.catalog?.tiersets;
+    await this.mrr.refreshMany(
+      tx.manager,
+      cycles.map((c) => c.sub),
+      tiersets,
+    );
+    for (const [i, { sub }] of cycles.entries()) {
+      const invoiceId = invoiceIds[i];
+      const note = invoiceId === null ? 'Cycle passed with nothing to bill' : `Invoice ${invoiceId} issued`;
+      await this.revisions.record(tx, ctx, 'package', sub.package_id, note);
     }
-    await this.revisions.record(tx, ctx, 'package', sub.package_id, `Invoice ${invoiceId} issued`);
-    await this.events.record(tx, ctx, sub.package_id, ['generate'], options.catalog?.tiersets);
-    return invoiceId;
+    const invoiced = cycles.flatMap((c, i) => (invoiceIds[i] === null ? [] : [c.sub.package_id]));
+    if (invoiced.length) await this.events.recordMany(tx, ctx, invoiced, ['generate'], tiersets);
+    return invoiceIds;
   }
 
   /**

@@ -4,6 +4,7 @@ import { EntityManager, In, IsNull } from 'typeorm';
 import { Cycle, cycleAt, cycleNumber } from 'src/billing/cycles/cycle-calendar';
 import { billedPeriod, billsSetup, hasExpired, isInTrial } from 'src/billing/cycles/line-billing';
 import { priceAtRate, priceLine } from 'src/billing/pricing/line-pricing';
+import { groupBy } from 'src/core/collections/group-by';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -13,6 +14,7 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Tx } from 'src/database/unit-of-work';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
+import { insertRows, insertRuns } from 'src/database/insert-row';
 import { InvoiceDraftLine, InvoiceIssuer } from 'src/invoices/invoice-issuer';
 import { PricingCatalog } from 'src/invoices/invoice-line-pricer';
 import { Item } from 'src/items/entities/item.entity';
@@ -39,103 +41,150 @@ export class SubscriptionInvoicing {
     private readonly usage: SubscriptionUsage,
   ) {}
 
-  /**
-   * Bills the next cycle (DESIGN §6): recurring lines in advance, usage lines for the cycle
-   * that just ended (in arrears), setup once, trial lines free, pending prorations; then
-   * moves `next_invoice_datetime` on by one cycle, counts the lines' invoices, expires those
-   * that reached `expire_recurs` and writes the cycle's `billing_cycle` key (a second
-   * attempt at the same cycle fails on it). Returns the invoice id, or null when the cycle
-   * had nothing to bill and `options.allowEmpty` let it pass without an invoice.
-   */
+  /** The next cycle of one subscription (action `invoice`): issueNextCycles with a batch of one. */
   async issueNextCycle(
     tx: Tx,
     ctx: RequestContext,
     sub: Subscription,
     options: NextCycleOptions = {},
   ): Promise<number | null> {
+    const { date, usage, ...batch } = options;
+    return (await this.issueNextCycles(tx, ctx, [{ sub, date, usage }], batch))[0];
+  }
+
+  /**
+   * Bills the next cycle of each subscription (DESIGN §6), read under its row lock by the
+   * caller: recurring lines in advance, usage lines for the cycle that just ended (in
+   * arrears), setup once, trial lines free, pending prorations; then moves
+   * `next_invoice_datetime` on by one cycle, counts the lines' invoices, expires those that
+   * reached `expire_recurs` and writes the cycle's `billing_cycle` key (a second attempt at
+   * the same cycle fails on it). Returns each cycle's invoice id, or null when the cycle had
+   * nothing to bill and `options.allowEmpty` let it pass without an invoice.
+   *
+   * A billing run's batch goes through here at once: the lines, stored usage, pending
+   * prorations and customers are read once for all, the drafts built in memory, and the
+   * writes are set-based (one UPDATE per distinct next cycle start, the rest a fixed number
+   * of statements), so a batch costs the same few statements however many cycles it holds.
+   */
+  async issueNextCycles(
+    tx: Tx,
+    ctx: RequestContext,
+    cycles: readonly CycleToBill[],
+    options: CycleBatchOptions = {},
+  ): Promise<Array<number | null>> {
+    if (cycles.length === 0) return [];
     const m = tx.manager;
-    if (sub.next_invoice_datetime === null) throw ApiError.badRequest('This subscription has nothing left to bill.');
     const zone = this.wire.timezone;
-    const cycle = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);
-    const lines = await this.billableLines(m, sub);
     const { catalog } = options;
-    const items = await itemsOf(m, lines, catalog);
-    const metered = meteredLines(sub, lines, items, cycle.index, zone);
+    const linesBySub = await this.billableLinesOf(
+      m,
+      cycles.map((c) => c.sub.package_id),
+    );
+    const allLines = [...linesBySub.values()].flat();
+    const items = await itemsOf(m, allLines, catalog);
+    const planned = cycles.map(({ sub, date, usage }) => {
+      if (sub.next_invoice_datetime === null) throw ApiError.badRequest('This subscription has nothing left to bill.');
+      const cycle = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);
+      const lines = linesBySub.get(sub.package_id) ?? [];
+      return { sub, date, usage, cycle, lines, metered: meteredLines(sub, lines, items, cycle.index, zone) };
+    });
     const stored = await this.usage.amounts(
       m,
-      metered.filter((u) => !options.usage?.has(u.line.line_item_id)),
+      planned.flatMap((p) => p.metered.filter((u) => !p.usage?.has(u.line.line_item_id))),
     );
-    const pending = await m.find(PendingProration, { where: { package_id: sub.package_id, invoice_id: IsNull() } });
+    const pending = await m.find(PendingProration, {
+      where: { package_id: In(cycles.map((c) => c.sub.package_id)), invoice_id: IsNull() },
+      order: { package_proration_id: 'ASC' },
+    });
     const prorated = pending.length
       ? await m.find(SubscriptionLine, { where: { line_item_id: In(pending.map((p) => p.package_line_id)) } })
       : [];
     const tiersets = await loadTiersetsById(
       m,
-      [...lines, ...prorated].flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
+      [...allLines, ...prorated].flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
       catalog?.tiersets,
     );
-    const tiersetOf = (l: SubscriptionLine) => (l.tierset_id === null ? undefined : tiersets.get(l.tierset_id));
-    const period = { from: cycle.start, to: cycle.end };
-    const draftLines: InvoiceDraftLine[] = [];
-    for (const l of lines) {
-      const tierset = tiersetOf(l);
-      if (!items.get(l.item_id)?.is_usage) {
-        const origin = isInTrial(history(l), cycle.start) ? 'trial' : 'recurring';
-        draftLines.push({ ...priced(l, tierset), origin, period, package_line_id: l.line_item_id, descrip: l.descrip });
-      }
-      const setup = tierset?.tierset.setup;
-      if (billsSetup(history(l)) && setup?.gt(0)) {
-        draftLines.push({ origin: 'setup', item_id: l.item_id, line_rate: setup, package_line_id: l.line_item_id });
-      }
-    }
-    for (const u of metered) {
-      const id = u.line.line_item_id;
-      const usage = options.usage?.get(id) ?? stored.get(id) ?? ZERO;
-      draftLines.push({
-        ...usagePriced(u.line, tiersetOf(u.line), usage),
-        origin: 'usage',
-        period: u.period,
-        package_line_id: id,
-        descrip: u.line.descrip,
-      });
-    }
-    const byId = new Map(prorated.map((l) => [l.line_item_id, l]));
-    for (const p of pending) {
-      const line = byId.get(p.package_line_id)!;
-      draftLines.push(prorationLine(line, tiersets, p.line_prorate.times(p.amount.isNegative() ? -1 : 1)));
-    }
-    if (draftLines.length === 0 && !options.allowEmpty) {
+    const proratedById = new Map(prorated.map((l) => [l.line_item_id, l]));
+    const pendingOf = groupBy(pending, (p) => p.package_id);
+    const drafts = planned.map((p) => [
+      ...draftLinesOf(p, tiersets, items, stored),
+      ...(pendingOf.get(p.sub.package_id) ?? []).map((pr) =>
+        prorationLine(
+          proratedById.get(pr.package_line_id)!,
+          tiersets,
+          pr.line_prorate.times(pr.amount.isNegative() ? -1 : 1),
+        ),
+      ),
+    ]);
+    if (!options.allowEmpty && drafts.some((lines) => lines.length === 0)) {
       throw ApiError.badRequest('This subscription has no line to bill.');
     }
-    const invoiceId = draftLines.length
-      ? await this.issue(tx, ctx, sub, draftLines, options.date, cycleDates(sub, cycle, zone), catalog)
-      : null;
+    const billed = planned.flatMap((p, i) => (drafts[i].length ? [i] : []));
+    const issuedIds = await this.issueAll(
+      tx,
+      ctx,
+      billed.map((i) => ({
+        sub: planned[i].sub,
+        lines: drafts[i],
+        date: planned[i].date,
+        cycle: cycleDates(planned[i].sub, planned[i].cycle, zone),
+      })),
+      catalog,
+    );
+    const invoiceIds = planned.map((): number | null => null);
+    billed.forEach((i, n) => (invoiceIds[i] = issuedIds[n]));
 
     const now = this.clock.now();
-    const next = cycleNumber(sub.start_datetime, sub.paycycle, cycle.index + 1, zone).start;
-    await m.update(Subscription, sub.package_id, { next_invoice_datetime: next });
-    for (const l of lines) {
-      const billed = l.invoices_billed + 1;
-      const expired = hasExpired({ ...history(l), invoicesBilled: billed });
-      await m.update(SubscriptionLine, l.line_item_id, {
-        invoices_billed: billed,
-        ...(expired ? { expire_datetime: now } : {}),
-      });
-    }
-    if (pending.length && invoiceId !== null) {
+    // The subscriptions' advance: one UPDATE per distinct next cycle start (a batch due at
+    // one moment has a few).
+    const byNext = groupBy(planned, ({ sub, cycle }) =>
+      cycleNumber(sub.start_datetime, sub.paycycle, cycle.index + 1, zone).start.getTime(),
+    );
+    for (const [next, ofNext] of byNext) {
       await m.update(
-        PendingProration,
-        { package_proration_id: In(pending.map((p) => p.package_proration_id)) },
-        { invoice_id: invoiceId },
+        Subscription,
+        { package_id: In(ofNext.map((p) => p.sub.package_id)) },
+        { next_invoice_datetime: new Date(next) },
       );
     }
-    await m.insert(BillingCycle, {
-      package_id: sub.package_id,
-      cycle_start: cycle.start,
-      invoice_id: invoiceId,
+    // Each line read here counts one more invoice (`+ 1` on the row: the same as the count
+    // read, the subscription being locked), and those that reached `expire_recurs` expire.
+    if (allLines.length) {
+      await m.update(
+        SubscriptionLine,
+        { line_item_id: In(allLines.map((l) => l.line_item_id)) },
+        { invoices_billed: () => 'invoices_billed + 1' },
+      );
+    }
+    const expired = allLines.filter((l) => hasExpired({ ...history(l), invoicesBilled: l.invoices_billed + 1 }));
+    if (expired.length) {
+      await m.update(
+        SubscriptionLine,
+        { line_item_id: In(expired.map((l) => l.line_item_id)) },
+        { expire_datetime: now },
+      );
+    }
+    if (pending.length) {
+      // Each pending proration is billed on its subscription's invoice (ids are our own integers).
+      const invoiceOf = new Map(planned.map((p, i) => [p.sub.package_id, invoiceIds[i]]));
+      const cases = [...new Set(pending.map((p) => p.package_id))]
+        .map((id) => `WHEN ${Number(id)} THEN ${Number(invoiceOf.get(id))}`)
+        .join(' ');
+      await m
+        .createQueryBuilder()
+        .update(PendingProration)
+        .set({ invoice_id: () => `CASE package_id ${cases} END` })
+        .where({ package_proration_id: In(pending.map((p) => p.package_proration_id)) })
+        .execute();
+    }
+    const keys = planned.map((p, i) => ({
+      package_id: p.sub.package_id,
+      cycle_start: p.cycle.start,
+      invoice_id: invoiceIds[i],
       write_datetime: now,
-    });
-    return invoiceId;
+    }));
+    for (const run of insertRuns(keys)) await insertRows(m, BillingCycle, run.rows);
+    return invoiceIds;
   }
 
   /**
@@ -146,18 +195,19 @@ export class SubscriptionInvoicing {
     if (sub.next_invoice_datetime === null) return [];
     const zone = this.wire.timezone;
     const cycle = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);
-    const lines = await this.billableLines(m, sub);
+    const lines = (await this.billableLinesOf(m, [sub.package_id])).get(sub.package_id) ?? [];
     return meteredLines(sub, lines, await itemsOf(m, lines), cycle.index, zone);
   }
 
-  /** Lines not replaced, removed or expired, in order. */
-  private async billableLines(m: EntityManager, sub: Subscription): Promise<SubscriptionLine[]> {
-    return (
-      await m.find(SubscriptionLine, {
-        where: { package_id: sub.package_id, cancel_datetime: IsNull(), expire_datetime: IsNull() },
-        order: { line_item_id: 'ASC' },
-      })
-    ).filter((l) => !hasExpired(history(l)));
+  /** Each subscription's lines not replaced, removed or expired, in order (one query). */
+  private async billableLinesOf(m: EntityManager, packageIds: number[]): Promise<Map<number, SubscriptionLine[]>> {
+    const lines = await m.find(SubscriptionLine, {
+      where: { package_id: In(packageIds), cancel_datetime: IsNull(), expire_datetime: IsNull() },
+      order: { line_item_id: 'ASC' },
+    });
+    const bySub = new Map<number, SubscriptionLine[]>(packageIds.map((id) => [id, []]));
+    for (const l of lines) if (!hasExpired(history(l))) bySub.get(l.package_id)?.push(l);
+    return bySub;
   }
 
   /** Prorations billed at once, on an invoice of their own. */
@@ -169,33 +219,41 @@ export class SubscriptionInvoicing {
     const lines = charges.map((c) =>
       prorationLine(c.line, tiersets, c.amount.isNegative() ? c.fraction.negated() : c.fraction),
     );
-    return this.issue(tx, ctx, sub, lines);
+    return (await this.issueAll(tx, ctx, [{ sub, lines }]))[0];
   }
 
-  private async issue(
+  /** The invoices of several subscriptions, their customers read once (InvoiceIssuer.issueMany). */
+  private async issueAll(
     tx: Tx,
     ctx: RequestContext,
-    sub: Subscription,
-    lines: InvoiceDraftLine[],
-    date?: string,
-    cycle: Partial<Invoice> = {},
+    invoices: Array<{ sub: Subscription; lines: InvoiceDraftLine[]; date?: string; cycle?: Partial<Invoice> }>,
     catalog?: PricingCatalog,
-  ): Promise<number> {
-    const customer = await tx.manager.findOneOrFail(Customer, { where: { customer_id: sub.customer_id } });
-    // A batch's catalog prices the invoice only if it knows every item (a line may be newer).
-    const known = catalog && lines.every((l) => catalog.items.has(l.item_id)) ? catalog : undefined;
-    return this.issuer.issue(
+  ): Promise<number[]> {
+    if (invoices.length === 0) return [];
+    const customerIds = [...new Set(invoices.map((i) => i.sub.customer_id))];
+    const customers = new Map(
+      (await tx.manager.find(Customer, { where: { customer_id: In(customerIds) } })).map((c) => [c.customer_id, c]),
+    );
+    // A batch's catalog prices the invoices only if it knows every item (a line may be newer).
+    const known =
+      catalog && invoices.every((i) => i.lines.every((l) => catalog.items.has(l.item_id))) ? catalog : undefined;
+    const today = accountDate(this.clock.now(), this.wire.timezone);
+    return this.issuer.issueMany(
       tx,
       ctx,
-      {
-        customer,
-        date: date ?? accountDate(this.clock.now(), this.wire.timezone),
-        termsId: sub.terms_id,
-        currencyId: sub.currency_id,
-        packageId: sub.package_id,
-        lines,
-        fields: { paycycle: sub.paycycle, class_id: sub.class_id, admin_id: sub.admin_id, ...cycle },
-      },
+      invoices.map(({ sub, lines, date, cycle }) => {
+        const customer = customers.get(sub.customer_id);
+        if (!customer) throw new Error(`Customer ${sub.customer_id} of subscription ${sub.package_id} not found`);
+        return {
+          customer,
+          date: date ?? today,
+          termsId: sub.terms_id,
+          currencyId: sub.currency_id,
+          packageId: sub.package_id,
+          lines,
+          fields: { paycycle: sub.paycycle, class_id: sub.class_id, admin_id: sub.admin_id, ...cycle },
+        };
+      }),
       known,
     );
   }
@@ -211,12 +269,62 @@ function history(l: SubscriptionLine) {
   };
 }
 
-/** The options of one cycle's invoice. */
-export interface NextCycleOptions {
+/**
+ * A cycle's lines before prorations: recurring lines in advance (free in trial), setup
+ * once, metered lines at the usage pulled or stored for the cycle that just ended.
+ */
+function draftLinesOf(
+  p: {
+    sub: Subscription;
+    cycle: Cycle;
+    lines: SubscriptionLine[];
+    metered: MeteredLine[];
+    usage?: ReadonlyMap<number, Decimal>;
+  },
+  tiersets: Map<number, LoadedTierset>,
+  items: Map<number, Item>,
+  stored: Map<number, Decimal>,
+): InvoiceDraftLine[] {
+  const { cycle } = p;
+  const tiersetOf = (l: SubscriptionLine) => (l.tierset_id === null ? undefined : tiersets.get(l.tierset_id));
+  const period = { from: cycle.start, to: cycle.end };
+  const draftLines: InvoiceDraftLine[] = [];
+  for (const l of p.lines) {
+    const tierset = tiersetOf(l);
+    if (!items.get(l.item_id)?.is_usage) {
+      const origin = isInTrial(history(l), cycle.start) ? 'trial' : 'recurring';
+      draftLines.push({ ...priced(l, tierset), origin, period, package_line_id: l.line_item_id, descrip: l.descrip });
+    }
+    const setup = tierset?.tierset.setup;
+    if (billsSetup(history(l)) && setup?.gt(0)) {
+      draftLines.push({ origin: 'setup', item_id: l.item_id, line_rate: setup, package_line_id: l.line_item_id });
+    }
+  }
+  for (const u of p.metered) {
+    const id = u.line.line_item_id;
+    const usage = p.usage?.get(id) ?? stored.get(id) ?? ZERO;
+    draftLines.push({
+      ...usagePriced(u.line, tiersetOf(u.line), usage),
+      origin: 'usage',
+      period: u.period,
+      package_line_id: id,
+      descrip: u.line.descrip,
+    });
+  }
+  return draftLines;
+}
+
+/** One subscription's next cycle to bill, with what its invoice is given. */
+export interface CycleToBill {
+  sub: Subscription;
   /** The invoice date (account date); default today. */
   date?: string;
   /** Usage pulled from USAGE_URL before the unit, by line id: wins over stored usage. */
   usage?: ReadonlyMap<number, Decimal>;
+}
+
+/** What holds for every cycle of a batch. */
+export interface CycleBatchOptions {
   /** A cycle with nothing to bill moves on without an invoice (billing runs) instead of a 400. */
   allowEmpty?: boolean;
   /**
@@ -225,6 +333,9 @@ export interface NextCycleOptions {
    */
   catalog?: PricingCatalog;
 }
+
+/** The options of one cycle's invoice. */
+export type NextCycleOptions = Omit<CycleToBill, 'sub'> & CycleBatchOptions;
 
 async function itemsOf(
   m: EntityManager,

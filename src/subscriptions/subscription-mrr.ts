@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, IsNull } from 'typeorm';
+import Decimal from 'decimal.js';
+import { EntityManager, In, IsNull } from 'typeorm';
 import { monthlyValue } from 'src/billing/cycles/recurring-revenue';
 import { priceLine } from 'src/billing/pricing/line-pricing';
+import { groupBy } from 'src/core/collections/group-by';
 import { roundCents, sumMoney, ZERO } from 'src/core/money/decimal';
 import { LoadedTierset, loadTiersetsById, priceSheetOf } from 'src/items/tierset-loader';
 import { SubscriptionLine } from './entities/subscription-line.entity';
@@ -25,26 +27,54 @@ export class SubscriptionMrr {
     packageId: number,
     known: { sub?: Subscription; tiersets?: Map<number, LoadedTierset[]> } = {},
   ): Promise<void> {
-    const sub = known.sub ?? (await m.findOneOrFail(Subscription, { where: { package_id: packageId } }));
-    const mrr = await this.of(m, sub, known.tiersets);
-    if (known.sub && mrr.eq(sub.mrr)) return;
+    if (known.sub) return this.refreshMany(m, [known.sub], known.tiersets);
+    const sub = await m.findOneOrFail(Subscription, { where: { package_id: packageId } });
+    const [mrr] = await this.of(m, [sub]);
     await m.update(Subscription, packageId, { mrr });
   }
 
-  private async of(m: EntityManager, sub: Subscription, loaded?: Map<number, LoadedTierset[]>) {
-    if (isCancelled(sub) || sub.package_status_str !== 'active' || sub.suspendfrom_datetime !== null) return ZERO;
-    const lines = await m.find(SubscriptionLine, {
-      where: { package_id: sub.package_id, cancel_datetime: IsNull(), expire_datetime: IsNull() },
-    });
+  /**
+   * refresh for subscriptions the caller's unit just read (a billing run's batch): their
+   * lines read in one query, one UPDATE per distinct new MRR, none where it is unchanged.
+   */
+  async refreshMany(
+    m: EntityManager,
+    subs: readonly Subscription[],
+    tiersets?: Map<number, LoadedTierset[]>,
+  ): Promise<void> {
+    const mrrs = await this.of(m, subs, tiersets);
+    const changed = subs.flatMap((sub, i) => (mrrs[i].eq(sub.mrr) ? [] : [{ id: sub.package_id, mrr: mrrs[i] }]));
+    for (const [mrr, ofMrr] of groupBy(changed, (c) => c.mrr.toFixed())) {
+      await m.update(Subscription, { package_id: In(ofMrr.map((c) => c.id)) }, { mrr: new Decimal(mrr) });
+    }
+  }
+
+  private async of(m: EntityManager, subs: readonly Subscription[], loaded?: Map<number, LoadedTierset[]>) {
+    const counted = subs.filter(
+      (sub) => !(isCancelled(sub) || sub.package_status_str !== 'active' || sub.suspendfrom_datetime !== null),
+    );
+    const lines = counted.length
+      ? await m.find(SubscriptionLine, {
+          where: {
+            package_id: In(counted.map((s) => s.package_id)),
+            cancel_datetime: IsNull(),
+            expire_datetime: IsNull(),
+          },
+        })
+      : [];
     const tiersets = await loadTiersetsById(
       m,
       lines.flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
       loaded,
     );
-    const perCycle = lines.map((l) => {
+    const perCycle = new Map<number, Decimal[]>(counted.map((s) => [s.package_id, []]));
+    for (const l of lines) {
       const tierset = l.tierset_id === null ? undefined : tiersets.get(l.tierset_id);
-      return tierset ? priceLine(priceSheetOf(tierset), l.line_quantity).amount : ZERO;
+      perCycle.get(l.package_id)?.push(tierset ? priceLine(priceSheetOf(tierset), l.line_quantity).amount : ZERO);
+    }
+    return subs.map((sub) => {
+      const prices = perCycle.get(sub.package_id);
+      return prices ? roundCents(monthlyValue(sumMoney(prices), sub.paycycle)) : ZERO;
     });
-    return roundCents(monthlyValue(sumMoney(perCycle), sub.paycycle));
   }
 }

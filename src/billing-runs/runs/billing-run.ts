@@ -73,9 +73,6 @@ interface BatchCycle {
 
 type UnitOutcome = { kind: 'invoiced'; invoice: RunInvoice } | { kind: 'moved' | 'busy' | 'resumed' | 'empty' };
 
-/** A cycle's outcome before its invoice is described (a batch describes all its invoices at once). */
-type CycleOutcome = { kind: 'issued'; issued: IssuedCycle } | Exclude<UnitOutcome, { kind: 'invoiced' }>;
-
 interface IssuedCycle {
   sub: Subscription;
   cycleStart: Date;
@@ -240,7 +237,7 @@ export class BillingRun {
     return [...batch.filter((sub) => failedIds.has(sub.package_id) || busy.has(sub.package_id)), ...behind];
   }
 
-  /** The batch's unit: its rows locked at once, then each subscription's next cycle. */
+  /** The batch's unit: its rows locked at once, then the next cycles of those it holds, billed at once. */
   private async billBatchIn(
     tx: Tx,
     cycles: BatchCycle[],
@@ -251,21 +248,14 @@ export class BillingRun {
       tx,
       cycles.map((c) => c.id),
     );
-    const outcomes = new Map<number, UnitOutcome>();
-    const issued: IssuedCycle[] = [];
-    await withLockedPaymethods(tx.manager, locked.values(), async () => {
-      for (const cycle of cycles) {
-        const sub = locked.get(cycle.id);
-        const outcome = sub
-          ? await this.billLockedCycle(tx, sub, cycle.cycleStart, asOf, { usage: cycle.usage, catalog })
-          : { kind: 'busy' as const };
-        if (outcome.kind === 'issued') issued.push(outcome.issued);
-        else outcomes.set(cycle.id, outcome);
-      }
+    const held = cycles.flatMap((cycle) => {
+      const sub = locked.get(cycle.id);
+      return sub ? [{ sub, cycleStart: cycle.cycleStart, usage: cycle.usage }] : [];
     });
-    for (const invoice of await this.describe(tx, issued)) {
-      outcomes.set(invoice.packageId, { kind: 'invoiced', invoice });
-    }
+    const outcomes = await withLockedPaymethods(tx.manager, locked.values(), () =>
+      this.billLockedCycles(tx, held, asOf, catalog),
+    );
+    for (const cycle of cycles) if (!locked.has(cycle.id)) outcomes.set(cycle.id, { kind: 'busy' });
     return outcomes;
   }
 
@@ -343,37 +333,54 @@ export class BillingRun {
   ): Promise<UnitOutcome> {
     const sub = await lockForBilling(tx, id);
     if (!sub) return { kind: 'busy' };
-    const outcome = await this.billLockedCycle(tx, sub, cycleStart, asOf, inputs);
-    if (outcome.kind !== 'issued') return outcome;
-    return { kind: 'invoiced', invoice: (await this.describe(tx, [outcome.issued]))[0] };
+    const outcomes = await this.billLockedCycles(tx, [{ sub, cycleStart, usage: inputs.usage }], asOf, inputs.catalog);
+    return outcomes.get(id)!;
   }
 
-  /** Bills `sub` (read under its row lock) unless `cycleStart` is no longer its next cycle. */
-  private async billLockedCycle(
+  /**
+   * Bills each `sub` (read under its row lock) unless `cycleStart` is no longer its next
+   * cycle, or resumes it after a suspension; those to bill go through billNextCycles at
+   * once (a fixed number of statements however many), and are described together.
+   */
+  private async billLockedCycles(
     tx: Tx,
-    sub: Subscription,
-    cycleStart: Date,
+    held: Array<{ sub: Subscription; cycleStart: Date; usage?: ReadonlyMap<number, Decimal> }>,
     asOf: Date,
-    inputs: CycleInputs,
-  ): Promise<CycleOutcome> {
-    const id = sub.package_id;
-    if (sub.next_invoice_datetime?.getTime() !== cycleStart.getTime()) return { kind: 'moved' };
-    const action = dueAction(sub, asOf, this.wire.timezone);
-    if (action.kind === 'none') return { kind: 'moved' };
-    if (action.kind === 'resume') {
-      await tx.manager.update(Subscription, id, { next_invoice_datetime: action.at });
-      const note = `Billing resumes on ${this.wire.datetime(action.at)} after the suspension`;
-      await this.revisions.record(tx, SYSTEM_CONTEXT, 'package', id, note);
-      return { kind: 'resumed' };
+    catalog: PricingCatalog,
+  ): Promise<Map<number, UnitOutcome>> {
+    const outcomes = new Map<number, UnitOutcome>();
+    const toBill: typeof held = [];
+    for (const cycle of held) {
+      const { sub, cycleStart } = cycle;
+      const id = sub.package_id;
+      const action = dueAction(sub, asOf, this.wire.timezone);
+      if (sub.next_invoice_datetime?.getTime() !== cycleStart.getTime() || action.kind === 'none') {
+        outcomes.set(id, { kind: 'moved' });
+      } else if (action.kind === 'resume') {
+        await tx.manager.update(Subscription, id, { next_invoice_datetime: action.at });
+        const note = `Billing resumes on ${this.wire.datetime(action.at)} after the suspension`;
+        await this.revisions.record(tx, SYSTEM_CONTEXT, 'package', id, note);
+        outcomes.set(id, { kind: 'resumed' });
+      } else {
+        toBill.push(cycle);
+      }
     }
-    const date = accountDate(cycleStart, this.wire.timezone);
-    const invoiceId = await this.cycleBilling.billNextCycle(tx, SYSTEM_CONTEXT, sub, {
-      date,
-      ...inputs,
-      allowEmpty: true,
+    const invoiceIds = await this.cycleBilling.billNextCycles(
+      tx,
+      SYSTEM_CONTEXT,
+      toBill.map(({ sub, cycleStart, usage }) => ({ sub, usage, date: accountDate(cycleStart, this.wire.timezone) })),
+      { catalog, allowEmpty: true },
+    );
+    const issued: IssuedCycle[] = [];
+    toBill.forEach(({ sub, cycleStart }, i) => {
+      const invoiceId = invoiceIds[i];
+      if (invoiceId === null) outcomes.set(sub.package_id, { kind: 'empty' });
+      else issued.push({ sub, cycleStart, invoiceId });
     });
-    if (invoiceId === null) return { kind: 'empty' };
-    return { kind: 'issued', issued: { sub, cycleStart, invoiceId } };
+    for (const invoice of await this.describe(tx, issued)) {
+      outcomes.set(invoice.packageId, { kind: 'invoiced', invoice });
+    }
+    return outcomes;
   }
 
   /** What a summary shows of the cycles' invoices, in their order: two statements however many. */
