@@ -12,7 +12,7 @@
  *   BENCH_DB=mysql BENCH_SUBSCRIPTIONS=10000 npm run bench:billing
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DataSource, EntityManager, In } from 'typeorm';
@@ -122,8 +122,13 @@ async function runCompiledCli(t: TestApp, asOf: Date, sqlitePath: string): Promi
     LOG_LEVEL: 'error',
     BILLING_CRON: '',
   };
-  // E.g. BENCH_CLI_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the run.
-  const nodeOptions = (process.env.BENCH_CLI_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  // Node's flags as an operator runs the CLI (package.json `billing:built`: its heap budget),
+  // then BENCH_CLI_NODE_OPTIONS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a flag given
+  // again wins).
+  const nodeOptions = [
+    ...builtCliNodeFlags(),
+    ...(process.env.BENCH_CLI_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+  ];
   const started = performance.now();
   const out = await new Promise<string>((done, fail) => {
     execFile(
@@ -229,3 +234,12 @@ main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
+
+/** The Node flags of package.json's `billing:built` (`node <flags> dist/billing-cli.js`). */
+function builtCliNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const words = (pkg.scripts['billing:built'] ?? '').split(' ').filter(Boolean);
+  return words.filter((word) => word.startsWith('--'));
+}
