@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
@@ -22,9 +23,11 @@ export class RequestLogMiddleware implements NestMiddleware {
     const logger = PinoLogger.root;
     // The line is written at info: above that level nothing needs to know when the request ends.
     if (logger.isLevelEnabled('info')) {
-      const started = Date.now();
+      // A duration, not a moment: the monotonic timer, which neither the Clock nor a
+      // wall-clock step moves.
+      const started = performance.now();
       // 'close' comes once the answer is sent, or when the client goes away before it is.
-      res.once('close', () => writeRequestLine(logger, req, res, Date.now() - started));
+      res.once('close', () => writeRequestLine(logger, req, res, Math.round(performance.now() - started)));
     }
     callScope.run({ origin: req }, next);
   }
