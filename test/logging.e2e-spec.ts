@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger as AppLogger } from 'nestjs-pino';
 import request from 'supertest';
+import { currentScope, scopeTrackingOn } from 'src/database/call-scope';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { RequestLogMiddleware } from 'src/ops/logging/request-log.middleware';
 import { captureOutput } from './support/secret-scan';
@@ -96,7 +97,7 @@ describe('log lines written inside a request', () => {
     await t.close();
   });
 
-  it('name their own request, inside its unit of work too, with two requests in flight at once', async () => {
+  it('of a write name their own request, inside its unit of work too, with two requests in flight at once', async () => {
     const logger = new Logger('Test');
     const middleware = t.app.get(RequestLogMiddleware);
     const unitOfWork = t.app.get(UnitOfWork);
@@ -125,7 +126,7 @@ describe('log lines written inside a request', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const capture = captureOutput();
-      await Promise.all(['req-one', 'req-two'].map((id) => request(url).get('/').set('X-Request-Id', id).expect(200)));
+      await Promise.all(['req-one', 'req-two'].map((id) => request(url).post('/').set('X-Request-Id', id).expect(200)));
       const lines = jsonLines(capture.stop()).filter((l) => l.context === 'Test');
 
       expect(lines).toHaveLength(6);
@@ -134,6 +135,38 @@ describe('log lines written inside a request', () => {
         expect(`${String(line.msg).split(' ')[0]} ${String(id)}`).toBe(String(line.msg));
         expect(['req-one', 'req-two']).toContain(id);
       }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('of a read carry no request and switch no call scope on; a write switches it on until it ends', async () => {
+    const logger = new Logger('Test');
+    const middleware = t.app.get(RequestLogMiddleware);
+    const seen: Record<string, { tracking: boolean; origin: boolean }> = {};
+    const server: Server = createServer((req, res) =>
+      middleware.use(req as never, res as never, () => {
+        void (async () => {
+          await Promise.resolve();
+          logger.log(`inside ${req.method ?? ''}`);
+          seen[req.method ?? ''] = { tracking: scopeTrackingOn(), origin: currentScope()?.origin === req };
+          res.end();
+        })();
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const capture = captureOutput();
+      await request(url).get('/').set('X-Request-Id', 'req-read').expect(200);
+      await request(url).post('/').set('X-Request-Id', 'req-write').expect(200);
+      const lines = jsonLines(capture.stop()).filter((l) => l.context === 'Test');
+
+      expect(seen).toEqual({ GET: { tracking: false, origin: false }, POST: { tracking: true, origin: true } });
+      expect(lines.find((l) => l.msg === 'inside GET')).not.toHaveProperty('req');
+      expect(lines.find((l) => l.msg === 'inside POST')).toMatchObject({ req: { id: 'req-write', method: 'POST' } });
+      // The write's scope closed with its response: reads after it pay for no promise hook.
+      expect(scopeTrackingOn()).toBe(false);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -14,8 +14,70 @@ export interface CallScope {
 }
 
 /**
- * The process' one AsyncLocalStorage. Each enabled one adds work to every promise the
- * process creates (Node 20 propagates each store by a promise hook), so the request's
- * origin and the unit of work's mark share this one rather than each keeping its own.
+ * The process' one AsyncLocalStorage, switched on only while a scope is open. While it is
+ * on, Node 20 runs a promise hook for every promise the process creates (a read by id made
+ * about 80 and paid about 70 µs of CPU for them, 12 %; bench/RESULTS.md), so it is switched
+ * off again whenever the last open scope closes: a process serving only reads never pays.
  */
-export const callScope = new AsyncLocalStorage<CallScope>();
+const storage = new AsyncLocalStorage<CallScope>();
+/** Scopes opened and not yet closed. */
+let openScopes = 0;
+
+/** The scope the caller runs in; undefined outside any (or once every scope has closed). */
+export function currentScope(): CallScope | undefined {
+  return storage.getStore();
+}
+
+/**
+ * Runs `enter` in `scope` and returns the function that closes it, to be called once
+ * everything the scope covers has ended (more than once is harmless). Whatever `enter`
+ * starts, and everything that awaits it, sees the scope until then.
+ */
+export function openScope(scope: CallScope, enter: () => void): () => void {
+  openScopes++;
+  let closed = false;
+  try {
+    storage.run(scope, enter);
+  } catch (error) {
+    closeScope();
+    throw error;
+  }
+  return () => {
+    if (closed) return;
+    closed = true;
+    closeScope();
+  };
+
+  function closeScope(): void {
+    closed = true;
+    // The last one out switches the promise hook off; the next `run` switches it on again.
+    if (--openScopes === 0) storage.disable();
+  }
+}
+
+/** `body` in `scope`, the scope closed once the body has settled. */
+export async function runInScope<T>(scope: CallScope, body: () => Promise<T>): Promise<T> {
+  let settled!: Promise<T>;
+  const close = openScope(scope, () => {
+    settled = body();
+  });
+  try {
+    return await settled;
+  } finally {
+    close();
+  }
+}
+
+/** `fn` (synchronous) in `scope`, the scope closed when it returns. */
+export function runSyncInScope<T>(scope: CallScope, fn: () => T): T {
+  let result!: T;
+  openScope(scope, () => {
+    result = fn();
+  })();
+  return result;
+}
+
+/** Whether the storage is on (some scope is open): for tests of the switch. */
+export function scopeTrackingOn(): boolean {
+  return openScopes > 0;
+}

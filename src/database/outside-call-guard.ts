@@ -1,11 +1,11 @@
-import { callScope, CallScope, UnitMark } from './call-scope';
+import { CallScope, currentScope, runInScope, UnitMark } from './call-scope';
 
 /**
  * The scope of whoever asks for a unit of work, taken when they ask: a write group may run
  * the body later, from another caller's turn, whose scope (its request) it must not take.
  */
 export function unitCaller(): CallScope | undefined {
-  return callScope.getStore();
+  return currentScope();
 }
 
 /**
@@ -16,7 +16,7 @@ export function unitCaller(): CallScope | undefined {
 export async function runAsUnitBody<T>(caller: CallScope | undefined, body: () => Promise<T>): Promise<T> {
   const mark: UnitMark = { active: true };
   try {
-    return await callScope.run({ ...caller, unit: mark }, body);
+    return await runInScope({ ...caller, unit: mark }, body);
   } finally {
     // Work the body started but did not await (a promise left running) is outside once it ends.
     mark.active = false;
@@ -25,7 +25,7 @@ export async function runAsUnitBody<T>(caller: CallScope | undefined, body: () =
 
 /** Whether the caller runs inside a unit of work's body. */
 export function insideUnitOfWork(): boolean {
-  return callScope.getStore()?.unit?.active === true;
+  return currentScope()?.unit?.active === true;
 }
 
 /** Thrown when an outside call (gateway, HTTP, mail) is made inside a unit of work. */

@@ -3,6 +3,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { requestIdOf } from 'src/core/context/request-id';
+import { runSyncInScope } from 'src/database/call-scope';
 import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
 import { DEPENDENCY_MESSAGES, failedDependency } from './dependency-failure';
@@ -20,7 +21,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    const { code, message, details } = this.describe(exception, requestIdOf(res.req));
+    // Its lines name the request (a read carries no call scope of its own, RequestLogMiddleware).
+    const { code, message, details } = runSyncInScope({ origin: res.req }, () =>
+      this.describe(exception, requestIdOf(res.req)),
+    );
     if (res.headersSent) return;
     sendJson(res, code, errorEnvelope(code, message, details));
   }

@@ -3,7 +3,7 @@ import { pino, type DestinationStream, type Level } from 'pino';
 import type { Options } from 'pino-http';
 import pinoPretty from 'pino-pretty';
 import { AppConfig } from 'src/config/app-config';
-import { callScope } from 'src/database/call-scope';
+import { currentScope } from 'src/database/call-scope';
 
 /** LOG_LEVEL names (DESIGN §3) as pino's. */
 const LEVELS: Record<string, Level> = { error: 'error', warn: 'warn', info: 'info', debug: 'debug', verbose: 'trace' };
@@ -29,8 +29,9 @@ type Req = IncomingMessage & { id?: unknown; originalUrl?: string };
 
 /**
  * The application's pino logger (nestjs-pino builds it from these options): JSON lines,
- * pretty when stdout is a terminal. A line written inside a request carries the request
- * (`req`: id, method, url, client address), taken from the call scope when it is written.
+ * pretty when stdout is a terminal. A line written inside a write request (its unit of work
+ * too), and a request's error line, carry the request (`req`: id, method, url, client
+ * address), taken from the call scope when it is written; a read opens no scope.
  * The line per request is RequestLogMiddleware's.
  */
 export function pinoHttpOptions(config: AppConfig): Options<Req, ServerResponse> {
@@ -44,7 +45,7 @@ export function pinoHttpOptions(config: AppConfig): Options<Req, ServerResponse>
     // Read only when a line is written: a request that logs nothing (most reads, above info)
     // costs no child logger and no serialized request.
     mixin: () => {
-      const origin = callScope.getStore()?.origin;
+      const origin = currentScope()?.origin;
       return origin ? { req: origin } : {};
     },
     // The serializers read the raw objects (pino-http's wrapped ones would first copy the

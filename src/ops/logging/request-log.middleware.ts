@@ -4,7 +4,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { assignRequestId } from 'src/core/context/request-id';
-import { callScope } from 'src/database/call-scope';
+import { openScope } from 'src/database/call-scope';
+
+/** Methods that only read: they carry no call scope (below). */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The request's id (`X-Request-Id`), its scope and its one line once answered: request id,
@@ -12,9 +15,8 @@ import { callScope } from 'src/database/call-scope';
  *
  * It stands in for pino-http's middleware (nestjs-pino mounts it on no route, see
  * OpsModule): that one built a child logger per request and ran it in an AsyncLocalStorage
- * of its own. Here the request only enters the process' one call scope, and a line logged
- * inside it gets its `req` from there (the logger's mixin) when it is written; most reads
- * write nothing but this line.
+ * of its own. Here a write only enters the process' one call scope, and a line logged
+ * inside it gets its `req` from there (the logger's mixin) when it is written.
  */
 @Injectable()
 export class RequestLogMiddleware implements NestMiddleware {
@@ -29,7 +31,12 @@ export class RequestLogMiddleware implements NestMiddleware {
       // 'close' comes once the answer is sent, or when the client goes away before it is.
       res.once('close', () => writeRequestLine(logger, req, res, Math.round(performance.now() - started)));
     }
-    callScope.run({ origin: req }, next);
+    // A write's lines, inside its unit of work too, name it through the call scope. A read
+    // opens none: the scope costs every promise of the process while one is open, and a read
+    // writes no line of its own but this one and an error's (EnvelopeExceptionFilter names
+    // the request itself).
+    if (READ_METHODS.has(req.method)) return next();
+    res.once('close', openScope({ origin: req }, next));
   }
 }
 
