@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager, In, IsNull } from 'typeorm';
-import { Cycle, cycleAt, cycleNumber } from 'src/billing/cycles/cycle-calendar';
-import { billedPeriod, billsSetup, hasExpired, isInTrial } from 'src/billing/cycles/line-billing';
+import { Cycle, cycleAt, cycleBefore } from 'src/billing/cycles/cycle-calendar';
+import { billsSetup, hasExpired, isInTrial } from 'src/billing/cycles/line-billing';
 import { priceAtRate, priceLine } from 'src/billing/pricing/line-pricing';
 import { groupBy } from 'src/core/collections/group-by';
 import { Clock } from 'src/core/clock/clock';
@@ -85,8 +85,9 @@ export class SubscriptionInvoicing {
     const planned = cycles.map(({ sub, date, usage }) => {
       if (sub.next_invoice_datetime === null) throw ApiError.badRequest('This subscription has nothing left to bill.');
       const cycle = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);
+      const before = cycleBefore(sub.start_datetime, sub.paycycle, cycle, zone);
       const lines = linesBySub.get(sub.package_id) ?? [];
-      return { sub, date, usage, cycle, lines, metered: meteredLines(sub, lines, items, cycle.index, zone) };
+      return { sub, date, usage, cycle, before, lines, metered: meteredLines(lines, items, before) };
     });
     const stored = await this.usage.amounts(
       m,
@@ -127,7 +128,7 @@ export class SubscriptionInvoicing {
         sub: planned[i].sub,
         lines: drafts[i],
         date: planned[i].date,
-        cycle: cycleDates(planned[i].sub, planned[i].cycle, zone),
+        cycle: cycleDates(planned[i].cycle, planned[i].before, zone),
       })),
       catalog,
     );
@@ -136,10 +137,8 @@ export class SubscriptionInvoicing {
 
     const now = this.clock.now();
     // The subscriptions' advance: one UPDATE per distinct next cycle start (a batch due at
-    // one moment has a few).
-    const byNext = groupBy(planned, ({ sub, cycle }) =>
-      cycleNumber(sub.start_datetime, sub.paycycle, cycle.index + 1, zone).start.getTime(),
-    );
+    // one moment has a few). The next cycle starts where this one ends.
+    const byNext = groupBy(planned, ({ cycle }) => cycle.end.getTime());
     for (const [next, ofNext] of byNext) {
       await m.update(
         Subscription,
@@ -196,7 +195,7 @@ export class SubscriptionInvoicing {
     const zone = this.wire.timezone;
     const cycle = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);
     const lines = (await this.billableLinesOf(m, [sub.package_id])).get(sub.package_id) ?? [];
-    return meteredLines(sub, lines, await itemsOf(m, lines), cycle.index, zone);
+    return meteredLines(lines, await itemsOf(m, lines), cycleBefore(sub.start_datetime, sub.paycycle, cycle, zone));
   }
 
   /** Each subscription's lines not replaced, removed or expired, in order (one query). */
@@ -349,17 +348,11 @@ async function itemsOf(
 }
 
 /**
- * Metered lines bill the cycle before `cycleIndex` (none on the first invoice, DESIGN §6),
- * from the line's subscription if that came later; a line subscribed since gets none yet.
+ * Metered lines bill `ended`, the cycle before the one invoiced (none on the first invoice,
+ * DESIGN §6, `billedPeriod` of a usage line), from the line's subscription if that came
+ * later; a line subscribed since gets none yet.
  */
-function meteredLines(
-  sub: Subscription,
-  lines: SubscriptionLine[],
-  items: Map<number, Item>,
-  cycleIndex: number,
-  zone: string,
-): MeteredLine[] {
-  const ended = billedPeriod(sub.start_datetime, sub.paycycle, cycleIndex, 'usage', zone);
+function meteredLines(lines: SubscriptionLine[], items: Map<number, Item>, ended: Cycle | null): MeteredLine[] {
   if (!ended) return [];
   return lines.flatMap((line) => {
     const item = items.get(line.item_id);
@@ -388,18 +381,18 @@ function usagePriced(
 
 /**
  * The invoice's cycle dates (account dates, `to` inclusive): `this` = the cycle start,
- * `post` = the cycle billed in advance, `pre` = the cycle before it (usage in arrears).
+ * `post` = the cycle billed in advance, `pre` = the cycle before it (`before`, usage in arrears).
  */
-function cycleDates(sub: Subscription, cycle: Cycle, zone: string): Partial<Invoice> {
+function cycleDates(cycle: Cycle, before: Cycle | null, zone: string): Partial<Invoice> {
   const day = (at: Date) => accountDate(at, zone);
-  const lastDay = (end: Date) => addDays(day(end), -1);
-  const before = billedPeriod(sub.start_datetime, sub.paycycle, cycle.index, 'usage', zone);
+  const start = day(cycle.start);
   return {
-    cycle_this_date: day(cycle.start),
-    cycle_post_from_date: day(cycle.start),
-    cycle_post_to_date: lastDay(cycle.end),
+    cycle_this_date: start,
+    cycle_post_from_date: start,
+    cycle_post_to_date: addDays(day(cycle.end), -1),
+    // The cycle before ends where this one starts.
     cycle_pre_from_date: before ? day(before.start) : null,
-    cycle_pre_to_date: before ? lastDay(before.end) : null,
+    cycle_pre_to_date: before ? addDays(start, -1) : null,
   };
 }
 

@@ -1,11 +1,23 @@
 import { DateTime } from 'luxon';
-import { cycleLength } from './cycle-length';
+import { zoneNamed } from 'src/core/time/zone-offsets';
+import { CycleLength, cycleLength } from './cycle-length';
 
 /** One billing cycle: [start, end), and its number k counted from the anchor (0 = the first). */
 export interface Cycle {
   index: number;
   start: Date;
   end: Date;
+}
+
+/** A subscription's calendar: its anchor in the account zone and its cycle length, read once. */
+interface Calendar {
+  anchor: DateTime;
+  length: CycleLength;
+  paycycle: string;
+}
+
+function calendarOf(anchor: Date, paycycle: string, zone: string): Calendar {
+  return { anchor: DateTime.fromJSDate(anchor, { zone: zoneNamed(zone) }), length: cycleLength(paycycle), paycycle };
 }
 
 /**
@@ -15,31 +27,54 @@ export interface Cycle {
  * calendar units of the account zone: the local time of day is kept across DST.
  */
 export function cycleStart(anchor: Date, paycycle: string, k: number, zone: string): Date {
-  const local = DateTime.fromJSDate(anchor, { zone });
-  const length = cycleLength(paycycle);
+  return startOf(calendarOf(anchor, paycycle, zone), k);
+}
+
+function startOf({ anchor, length, paycycle }: Calendar, k: number): Date {
   switch (length.kind) {
     case 'months':
-      return local.plus({ months: length.months * k }).toJSDate();
+      return anchor.plus({ months: length.months * k }).toJSDate();
     case 'days':
-      return local.plus({ days: length.days * k }).toJSDate();
+      return anchor.plus({ days: length.days * k }).toJSDate();
     case 'semimonthly':
-      return semimonthlyStart(local, k).toJSDate();
+      return semimonthlyStart(anchor, k).toJSDate();
     case 'none':
       throw new Error(`Paycycle "${paycycle}" has no cycles`);
   }
 }
 
-/** The cycle that holds `at` (the first one when `at` is before the anchor). */
+/**
+ * The cycle that holds `at` (the first one when `at` is before the anchor). Starts grow
+ * with k, so the search from an estimate steps to the one k with start ≤ at < end; each
+ * start it computes is computed once and becomes a bound of the answer.
+ */
 export function cycleAt(anchor: Date, paycycle: string, at: Date, zone: string): Cycle {
-  let k = Math.max(0, estimateIndex(anchor, paycycle, at, zone));
-  while (k > 0 && cycleStart(anchor, paycycle, k, zone) > at) k--;
-  while (cycleStart(anchor, paycycle, k + 1, zone) <= at) k++;
-  return cycleNumber(anchor, paycycle, k, zone);
+  const calendar = calendarOf(anchor, paycycle, zone);
+  let k = Math.max(0, estimateIndex(calendar, at));
+  let start = startOf(calendar, k);
+  while (k > 0 && start > at) start = startOf(calendar, --k);
+  let end = startOf(calendar, k + 1);
+  while (end <= at) {
+    k++;
+    start = end;
+    end = startOf(calendar, k + 1);
+  }
+  return { index: k, start, end };
 }
 
 /** Cycle number `k` with its bounds. */
 export function cycleNumber(anchor: Date, paycycle: string, k: number, zone: string): Cycle {
-  return { index: k, start: cycleStart(anchor, paycycle, k, zone), end: cycleStart(anchor, paycycle, k + 1, zone) };
+  const calendar = calendarOf(anchor, paycycle, zone);
+  return { index: k, start: startOf(calendar, k), end: startOf(calendar, k + 1) };
+}
+
+/**
+ * The cycle before `cycle` (null before the first), as `cycleNumber(.., cycle.index - 1, ..)`:
+ * it ends where `cycle` starts, so only its start is computed.
+ */
+export function cycleBefore(anchor: Date, paycycle: string, cycle: Cycle, zone: string): Cycle | null {
+  if (cycle.index === 0) return null;
+  return { index: cycle.index - 1, start: cycleStart(anchor, paycycle, cycle.index - 1, zone), end: cycle.start };
 }
 
 /**
@@ -52,21 +87,41 @@ export function firstCycleStartOnOrAfter(anchor: Date, paycycle: string, at: Dat
   return cycle.start.getTime() === at.getTime() ? cycle.start : cycle.end;
 }
 
-/** A lower bound on the index of the cycle holding `at`, so the search above takes a step or two. */
-function estimateIndex(anchor: Date, paycycle: string, at: Date, zone: string): number {
-  const from = DateTime.fromJSDate(anchor, { zone });
-  const to = DateTime.fromJSDate(at, { zone });
-  const length = cycleLength(paycycle);
+/**
+ * The index of the cycle holding `at`, read off the local calendar fields (exact but for a
+ * time of day moved by a DST gap): the search in `cycleAt` then takes no step, or one.
+ */
+function estimateIndex({ anchor, length, paycycle }: Calendar, at: Date): number {
+  const to = DateTime.fromJSDate(at, { zone: anchor.zone });
+  const months = (to.year - anchor.year) * 12 + (to.month - anchor.month);
   switch (length.kind) {
-    case 'months':
-      return Math.floor(to.diff(from, 'months').months / length.months) - 1;
-    case 'days':
-      return Math.floor(to.diff(from, 'days').days / length.days) - 1;
-    case 'semimonthly':
-      return Math.floor(to.diff(from, 'months').months) * 2 - 2;
+    case 'months': {
+      // A start on a day the month lacks clamps to the month's last day.
+      const day = Math.min(anchor.day, to.daysInMonth ?? anchor.day);
+      const beforeStart = to.day < day || (to.day === day && timeOfDay(to) < timeOfDay(anchor));
+      return Math.floor((months - (beforeStart ? 1 : 0)) / length.months);
+    }
+    case 'days': {
+      const days = Math.round(
+        (Date.UTC(to.year, to.month - 1, to.day) - Date.UTC(anchor.year, anchor.month - 1, anchor.day)) / DAY_MS,
+      );
+      return Math.floor((days - (timeOfDay(to) < timeOfDay(anchor) ? 1 : 0)) / length.days);
+    }
+    case 'semimonthly': {
+      // Boundary n of the anchor's month count (2m its 1st, 2m+1 its 16th) last passed by `at`.
+      const onBoundaryDay = to.day === 1 || to.day === 16;
+      const n = 2 * months + (to.day >= 16 ? 1 : 0) - (onBoundaryDay && timeOfDay(to) < timeOfDay(anchor) ? 1 : 0);
+      return n - (anchor.day < 16 ? 1 : 2) + 1;
+    }
     case 'none':
       throw new Error(`Paycycle "${paycycle}" has no cycles`);
   }
+}
+
+const DAY_MS = 86_400_000;
+
+function timeOfDay(t: DateTime): number {
+  return ((t.hour * 60 + t.minute) * 60 + t.second) * 1000 + t.millisecond;
 }
 
 /**

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { DateTime } from 'luxon';
 import { Money, roundCents } from 'src/core/money/decimal';
+import { zoneNamed } from 'src/core/time/zone-offsets';
 import { Cycle } from './cycle-calendar';
 
 /** Proration fractions keep 9 places, half up (DESIGN §5). */
@@ -27,7 +28,7 @@ export function proratedAmount(price: Decimal, fraction: Decimal): Decimal {
 
 /** Whole calendar days between the dates (in `zone`) of two instants. */
 function calendarDays(from: Date, to: Date, zone: string): number {
-  const a = DateTime.fromJSDate(from, { zone }).startOf('day');
-  const b = DateTime.fromJSDate(to, { zone }).startOf('day');
+  const a = DateTime.fromJSDate(from, { zone: zoneNamed(zone) }).startOf('day');
+  const b = DateTime.fromJSDate(to, { zone: zoneNamed(zone) }).startOf('day');
   return Math.round(b.diff(a, 'days').days);
 }

@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
+import { zoneNamed } from './zone-offsets';
 
 /** The calendar date (`YYYY-MM-DD`) of an instant in the account's zone: "today" for billing. */
 export function accountDate(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toISODate() as string;
+  return DateTime.fromJSDate(instant, { zone: zoneNamed(zone) }).toISODate() as string;
 }
 
 /** The account day `accountToday` answered last: its date, zone and the instants it spans. */
@@ -15,9 +16,14 @@ let today: { zone: string; from: number; until: number; date: string } | null = 
 export function accountToday(now: Date, zone: string): string {
   const ms = now.getTime();
   if (today !== null && today.zone === zone && ms >= today.from && ms < today.until) return today.date;
-  const local = DateTime.fromJSDate(now, { zone });
+  const local = DateTime.fromJSDate(now, { zone: zoneNamed(zone) });
   const start = local.startOf('day');
-  today = { zone, from: start.toMillis(), until: start.plus({ days: 1 }).toMillis(), date: local.toISODate() as string };
+  today = {
+    zone,
+    from: start.toMillis(),
+    until: start.plus({ days: 1 }).toMillis(),
+    date: local.toISODate() as string,
+  };
   return today.date;
 }
 
@@ -53,12 +59,17 @@ function plainDay(date: string): number | null {
 
 /** The first instant of the account date after the one `instant` falls on (its next midnight). */
 export function nextAccountMidnight(instant: Date, zone: string): Date {
-  return DateTime.fromJSDate(instant, { zone }).startOf('day').plus({ days: 1 }).toJSDate();
+  return DateTime.fromJSDate(instant, { zone: zoneNamed(zone) })
+    .startOf('day')
+    .plus({ days: 1 })
+    .toJSDate();
 }
 
 /** The first instant of an account date (its midnight in the account's zone). */
 export function accountMidnight(date: string, zone: string): Date {
-  return DateTime.fromISO(date, { zone }).startOf('day').toJSDate();
+  return DateTime.fromISO(date, { zone: zoneNamed(zone) })
+    .startOf('day')
+    .toJSDate();
 }
 
 /** An account date (YYYY-MM-DD) as an SQL literal; anything else throws (it is never client text). */
