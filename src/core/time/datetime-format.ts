@@ -1,28 +1,25 @@
-import { IANAZone } from 'luxon';
+import { Info, Zone } from 'luxon';
 import { DatetimeFormat } from 'src/config/app-config';
-
-/** Every zone's offset changes only on a quarter-hour of UTC (e.g. +05:45 zones switch at :15). */
-const SLOT_MS = 15 * 60 * 1000;
-/** Bounds the offset cache (one entry per quarter-hour rendered: about 3.5 days of spread). */
-const MAX_CACHED_SLOTS = 336;
+import { zoneNamed } from './zone-offsets';
 
 /**
  * Renders stored UTC instants in the account's zone and format (DESIGN §3, §4).
  *
- * Lists render many datetimes per row, so the zone's offset is looked up once per
- * quarter-hour of UTC and cached, and the text is built from the shifted instant, rather
- * than building a zoned Luxon DateTime for every value.
+ * Lists render many datetimes per row, so the text is built from the instant shifted by
+ * the zone's offset (remembered per hour, zone-offsets.ts) rather than from a zoned Luxon
+ * DateTime for every value.
  */
 export class DatetimeRenderer {
-  private readonly zone: IANAZone;
+  private readonly zone: Zone;
   private readonly isUtc: boolean;
-  private readonly offsets = new Map<number, number>();
 
   constructor(
     zoneName: string,
     private readonly format: DatetimeFormat,
   ) {
-    this.zone = IANAZone.create(zoneName);
+    const named = zoneNamed(zoneName);
+    // UTC and fixed offsets come back as names: luxon's own zones for them compute nothing.
+    this.zone = typeof named === 'string' ? Info.normalizeZone(named) : named;
     // As Luxon does: the zone named UTC (or GMT) prints `Z`, other zero-offset zones `+00:00`.
     this.isUtc = ['utc', 'gmt'].includes(zoneName.toLowerCase());
   }
@@ -46,14 +43,7 @@ export class DatetimeRenderer {
   }
 
   private offsetMinutes(ms: number): number {
-    const slot = Math.floor(ms / SLOT_MS);
-    let offset = this.offsets.get(slot);
-    if (offset === undefined) {
-      offset = this.zone.offset(slot * SLOT_MS);
-      if (this.offsets.size >= MAX_CACHED_SLOTS) this.offsets.clear();
-      this.offsets.set(slot, offset);
-    }
-    return offset;
+    return this.zone.offset(ms);
   }
 }
 
