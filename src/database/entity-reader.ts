@@ -104,7 +104,9 @@ export class EntityReader<T extends ObjectLiteral> {
 
   private selectSql(clause: ReadClause, extras: readonly string[]): string {
     const { columns, from, softDelete } = this.compile();
-    const conditions = [clause.withDeleted ? null : softDelete, clause.where ? `(${clause.where})` : null].filter((c) => c !== null);
+    const conditions = [clause.withDeleted ? null : softDelete, clause.where ? `(${clause.where})` : null].filter(
+      (c) => c !== null,
+    );
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
     const extraColumns = extras.map((extra) => `, ${extra}`).join('');
     return `SELECT ${columns}${extraColumns} ${from}${where}${clause.tail ? ` ${clause.tail}` : ''}`;

@@ -108,7 +108,10 @@ export class SubscriptionReader {
   ): Promise<Map<number, SubscriptionFigures>> {
     const ids = subs.map((s) => s.package_id);
     const invoices = ids.length
-      ? await plainReader(m, Invoice).many(m, { where: 'e.package_id IN (:...ids) AND e.void_datetime IS NULL', params: { ids } })
+      ? await plainReader(m, Invoice).many(m, {
+          where: 'e.package_id IN (:...ids) AND e.void_datetime IS NULL',
+          params: { ids },
+        })
       : [];
     const invoiceFigures = await this.invoices.figuresFor(m, invoices);
     const now = this.clock.now();
