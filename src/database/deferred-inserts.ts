@@ -1,6 +1,6 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { insertColumnsKey, insertRow, insertRows } from './insert-row';
+import { insertColumnsKey, insertRow, insertRows, preparedRow } from './insert-row';
 
 interface DeferredRow {
   entity: EntityTarget<ObjectLiteral>;
@@ -31,7 +31,8 @@ export async function insertAtCommit<T extends ObjectLiteral>(
   values: QueryDeepPartialEntity<T>,
 ): Promise<void> {
   const rows = pending.get(manager);
-  if (rows) rows.push({ entity, values });
+  // Converted now: what waits is the values as persisted (an event's JSON text), not their objects.
+  if (rows) rows.push({ entity, values: preparedRow(manager, entity, values) });
   else await insertRow(manager, entity, values);
 }
 

@@ -137,6 +137,12 @@ describe('EntityReader and insertRow', () => {
     expect(rows.map((row) => row.account_id)).toEqual([withGoneOwner, withoutOwner]);
     expect(rows.map((row) => row.owner)).toEqual([null, null]);
     expect(await reader.one(m, { where: 'a.account_id = :id', params: { id: deleted } })).toBeNull();
+    const withDeleted = await reader.one(m, {
+      where: 'a.account_id = :id',
+      params: { id: deleted },
+      withDeleted: true,
+    });
+    expect(withDeleted?.account_id).toBe(deleted);
   });
 
   it('manyWithExtras selects trusted expressions after the entities, with their own parameters', async () => {

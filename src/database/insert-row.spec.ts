@@ -3,7 +3,7 @@ import { createConnection } from 'mysql2/promise';
 import { randomBytes } from 'node:crypto';
 import { Column, DataSource, Entity, Index, PrimaryGeneratedColumn, QueryFailedError } from 'typeorm';
 import { RATE } from 'src/core/money/decimal.transformer';
-import { insertRow, insertRowsReturningIds, insertRowsStatement } from './insert-row';
+import { insertRow, insertRowsReturningIds, insertRowsStatement, preparedRow } from './insert-row';
 import { bindNumbersOnSqlite, sqliteParameter } from './sqlite-number-binding';
 import { isUniqueViolation } from './unique-violation';
 
@@ -109,6 +109,18 @@ describe.each(drivers)('insert-row on %s', (type) => {
     // DECIMAL(18,6), rounded half up by the transformer.
     expect(amount.toFixed()).toBe('1234.5678905');
     expect(found[0].amount.toFixed()).toBe('1234.567891');
+  });
+
+  it('stores a row converted ahead (preparedRow, held to the commit) as it stores the row itself', async () => {
+    const direct = await insertRowsReturningIds(dataSource.manager, Probe, probes('direct'));
+    const source = probes('prepared');
+    const prepared = source.map((row) => preparedRow(dataSource.manager, Probe, row));
+    // The payload is its JSON text now: changing the object afterwards changes nothing stored.
+    source[0].data!.b = 'changed';
+    const ids = await insertRowsReturningIds(dataSource.manager, Probe, prepared);
+    const labelled = (rows: Array<Record<string, unknown>>) => rows.map((row) => ({ ...row, label: null }));
+    expect(labelled(await raw(ids))).toEqual(labelled(await raw(direct)));
+    expect(typeof (prepared[0] as unknown as { data: { value: unknown } }).data.value).toBe('string');
   });
 
   it('leaves unset columns to their defaults and inlines a function as SQL', async () => {

@@ -21,6 +21,39 @@ function columnsOf(metadata: EntityMetadata): Map<string, ColumnMetadata> {
   return columns;
 }
 
+/** A column value already converted as the driver persists it (`preparedRow`): bound as it is. */
+class PreparedValue {
+  constructor(readonly value: unknown) {}
+}
+
+/**
+ * The row with each column value converted now, as an INSERT of it would convert it (the
+ * driver's conversion and the column's transformer: a `simple-json` payload becomes its
+ * JSON text); properties that are not columns, undefined values and SQL functions are kept
+ * as they are. For rows held until the end of a transaction (deferred-inserts.ts): a held
+ * event payload is then one string instead of the object graph it was presented as, which
+ * every young-generation collection until the commit would copy again.
+ */
+export function preparedRow<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  values: QueryDeepPartialEntity<T>,
+): QueryDeepPartialEntity<T> {
+  const driver = manager.connection.driver;
+  const columns = columnsOf(manager.connection.getMetadata(entity));
+  const row = values as ObjectLiteral;
+  const prepared: ObjectLiteral = {};
+  for (const property of Object.keys(row)) {
+    const value = row[property] as unknown;
+    const column = columns.get(property);
+    prepared[property] =
+      value === undefined || typeof value === 'function' || !column
+        ? value
+        : new PreparedValue(driver.preparePersistentValue(value, column));
+  }
+  return prepared as QueryDeepPartialEntity<T>;
+}
+
 /** An INSERT of one row: trusted SQL text and its named parameters. */
 export interface InsertStatement {
   sql: string;
@@ -115,7 +148,9 @@ function buildInsert<T extends ObjectLiteral>(
     for (let c = 0; c < properties.length; c++) {
       const value = row[properties[c]] as unknown;
       if (value === undefined) throw new Error(`insertRow: row ${r + 1} of ${metadata.name} has no ${properties[c]}`);
-      tuple += (c === 0 ? '' : ', ') + placeholder(driver.preparePersistentValue(value, rowColumns[c]));
+      const persisted: unknown =
+        value instanceof PreparedValue ? value.value : driver.preparePersistentValue(value, rowColumns[c]);
+      tuple += (c === 0 ? '' : ', ') + placeholder(persisted);
     }
     tuples[r] = `${tuple})`;
   }

@@ -1,6 +1,5 @@
 import Decimal from 'decimal.js';
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -11,6 +10,7 @@ import { Customer } from 'src/customers/entities/customer.entity';
 import { newRecordStamps } from 'src/core/context/record-stamps';
 import { insertRows, insertRowsReturningIds, insertRuns } from 'src/database/insert-row';
 import { Tx } from 'src/database/unit-of-work';
+import { updateWhereIn } from 'src/database/update-where-in';
 import { ReferenceService } from 'src/reference/reference.service';
 import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';
 import { InvoiceSchedule } from './entities/invoice-schedule.entity';
@@ -151,14 +151,7 @@ export class InvoiceIssuer {
     }
     // Refnumber = id where none was given: one UPDATE for all (nothing reads it before).
     const unnamed = ids.filter((_, i) => !built[i].named);
-    if (unnamed.length) {
-      await m
-        .createQueryBuilder()
-        .update(Invoice)
-        .set({ refnumber: () => 'CAST(invoice_id AS CHAR)' })
-        .where({ invoice_id: In(unnamed) })
-        .execute();
-    }
+    await updateWhereIn(m, Invoice, 'invoice_id', unnamed, { refnumber: () => 'CAST(invoice_id AS CHAR)' });
     const lineRows = built.flatMap((b, i) => b.lines.map((row) => ({ ...row, invoice_id: ids[i] })));
     for (const run of insertRuns(lineRows)) await insertRows(m, InvoiceLine, run.rows);
     const schedules = built.map((b, i) => ({

@@ -192,6 +192,8 @@ function assertLineFits(row: LineRow, path: string): void {
   }
 }
 
+const NO_CUSTOM: Record<string, string | null> = {};
+
 function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRow {
   const { spec, item, setup } = draft;
   const price = draft.price!;
@@ -199,10 +201,20 @@ function lineRow(draft: Draft, inputs: PricingInputs, sortOrder: number): LineRo
   const group = item.tax_group_id === null ? undefined : inputs.groupTaxes.get(item.tax_group_id);
   const taxed = group !== undefined && !inputs.noTaxes;
   const tax = taxed ? lineTax(price.amount, group.tax_rate) : ZERO;
-  const custom: Record<string, string | null> = {};
-  for (let n = 1; n <= 10; n++) custom[`custom_${n}`] = setup ? null : (spec.custom[`custom_${n}`] ?? null);
+  // Spelt out, not built by a loop of `custom_${n}` keys and spread: one object of a fixed
+  // shape per line (a billing run prices every line of every cycle here).
+  const custom = setup ? NO_CUSTOM : spec.custom;
   return {
-    ...custom,
+    custom_1: custom.custom_1 ?? null,
+    custom_2: custom.custom_2 ?? null,
+    custom_3: custom.custom_3 ?? null,
+    custom_4: custom.custom_4 ?? null,
+    custom_5: custom.custom_5 ?? null,
+    custom_6: custom.custom_6 ?? null,
+    custom_7: custom.custom_7 ?? null,
+    custom_8: custom.custom_8 ?? null,
+    custom_9: custom.custom_9 ?? null,
+    custom_10: custom.custom_10 ?? null,
     item_id: item.item_id,
     tierset_id: draft.tiersetId,
     package_line_id: spec.package_line_id ?? null,

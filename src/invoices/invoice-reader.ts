@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { groupBy } from 'src/core/collections/group-by';
 import { ApiError } from 'src/core/envelope/api-error';
 import { accountDate } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { Item } from 'src/items/entities/item.entity';
+import { EntityReader, plainReader } from 'src/database/entity-reader';
+import { linesWithItemReader } from 'src/items/lines-with-item';
 import { TaxesService } from 'src/taxes/taxes.service';
 import { InvoiceDelivery } from './entities/invoice-delivery.entity';
 import { InvoiceLine } from './entities/invoice-line.entity';
@@ -13,7 +14,7 @@ import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceExtensions } from './invoice-extensions';
 import { InvoiceFigures, invoiceFigures } from './invoice-figures';
-import { InvoicePresenter, LineWithItem } from './invoice.presenter';
+import { InvoicePresenter, LINE_ITEM_COLUMNS, LineWithItem } from './invoice.presenter';
 import { WireFullInvoice, WireInvoice } from './wire-invoice';
 
 /**
@@ -23,6 +24,9 @@ import { WireFullInvoice, WireInvoice } from './wire-invoice';
  */
 @Injectable()
 export class InvoiceReader {
+  /** Lines with the item columns a line presents (built on first use: it needs the data source). */
+  private linesReader: EntityReader<LineWithItem> | null = null;
+
   constructor(
     private readonly clock: Clock,
     private readonly wire: WireFormat,
@@ -70,7 +74,10 @@ export class InvoiceReader {
   async fullMany(manager: EntityManager, invoiceIds: readonly number[]): Promise<WireFullInvoice[]> {
     const ids = [...new Set(invoiceIds)];
     if (ids.length === 0) return [];
-    const invoices = await manager.find(Invoice, { where: { invoice_id: In(ids) }, withDeleted: true });
+    // Whole rows through precomputed readers, not `find`: a billing run's batch reads back
+    // every invoice it issued, and the query builder's hydration cost more than the query.
+    const byIds = { where: 'e.invoice_id IN (:...ids)', params: { ids } };
+    const invoices = await plainReader(manager, Invoice).many(manager, { ...byIds, withDeleted: true });
     if (invoices.length !== ids.length) throw ApiError.notFound('invoice');
     const applied = await this.extensions.appliedFor(manager, ids);
     const lines = await this.lines(manager, ids);
@@ -78,9 +85,17 @@ export class InvoiceReader {
       manager,
       lines.flatMap((l) => (l.tax_group_id === null ? [] : [l.tax_group_id])),
     );
-    const schedules = groupBy(await manager.find(InvoiceSchedule, { where: { invoice_id: In(ids) } }), (s) => s.invoice_id);
+    // Narrow rows, few of them: through the query builder still (one list parameter, not In()).
+    const schedules = groupBy(
+      await manager.createQueryBuilder(InvoiceSchedule, 's').where('s.invoice_id IN (:...ids)', { ids }).getMany(),
+      (s) => s.invoice_id,
+    );
     const deliveries = groupBy(
-      await manager.find(InvoiceDelivery, { where: { invoice_id: In(ids) }, order: { invoice_delivery_id: 'ASC' } }),
+      await manager
+        .createQueryBuilder(InvoiceDelivery, 'd')
+        .where('d.invoice_id IN (:...ids)', { ids })
+        .orderBy('d.invoice_delivery_id', 'ASC')
+        .getMany(),
       (d) => d.invoice_id,
     );
     const linesOf = groupBy(lines, (l) => l.invoice_id);
@@ -103,14 +118,17 @@ export class InvoiceReader {
     return invoiceIds.map((id) => full.get(id)!);
   }
 
-  /** The invoices' lines, each invoice's in order, each with its item (one query). */
+  /**
+   * The invoices' lines, each invoice's in order, each with the item columns a line
+   * presents (LINE_ITEM_COLUMNS; null when its item is soft-deleted): one query.
+   */
   async lines(manager: EntityManager, invoiceIds: readonly number[]): Promise<LineWithItem[]> {
-    return manager
-      .createQueryBuilder(InvoiceLine, 'l')
-      .leftJoinAndMapOne('l.item', Item, 'it', 'it.item_id = l.item_id')
-      .where({ invoice_id: In([...invoiceIds]) })
-      .orderBy('l.sort_order', 'ASC')
-      .addOrderBy('l.line_item_id', 'ASC')
-      .getMany();
+    if (invoiceIds.length === 0) return [];
+    this.linesReader ??= linesWithItemReader<LineWithItem>(manager.connection, InvoiceLine, LINE_ITEM_COLUMNS);
+    return this.linesReader.many(manager, {
+      where: 'l.invoice_id IN (:...ids)',
+      params: { ids: [...invoiceIds] },
+      tail: 'ORDER BY l.sort_order ASC, l.line_item_id ASC',
+    });
   }
 }

@@ -21,6 +21,9 @@ import { WireInvoice, WireInvoiceDelivery, WireInvoiceLine, WireInvoiceScheduleE
 
 export type LineWithItem = InvoiceLine & { item?: Item | null };
 
+/** The item columns `line` presents: all a read of lines for the wire needs to join. */
+export const LINE_ITEM_COLUMNS = ['name', 'external_key', 'token', 'accounting_sku', 'units'] as const;
+
 const num = moneyToJson;
 
 /** The wire shapes of an invoice, its lines, schedule and deliveries (field order as recorded). */

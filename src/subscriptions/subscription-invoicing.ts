@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { Cycle, cycleAt, cycleBefore } from 'src/billing/cycles/cycle-calendar';
 import { billsSetup, hasExpired, isInTrial } from 'src/billing/cycles/line-billing';
 import { priceAtRate, priceLine } from 'src/billing/pricing/line-pricing';
@@ -12,6 +12,8 @@ import { ZERO } from 'src/core/money/decimal';
 import { accountDate, addDays } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from 'src/customers/entities/customer.entity';
+import { plainReader } from 'src/database/entity-reader';
+import { updateWhereIn } from 'src/database/update-where-in';
 import { Tx } from 'src/database/unit-of-work';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { insertRows, insertRuns } from 'src/database/insert-row';
@@ -93,12 +95,16 @@ export class SubscriptionInvoicing {
       m,
       planned.flatMap((p) => p.metered.filter((u) => !p.usage?.has(u.line.line_item_id))),
     );
-    const pending = await m.find(PendingProration, {
-      where: { package_id: In(cycles.map((c) => c.sub.package_id)), invoice_id: IsNull() },
-      order: { package_proration_id: 'ASC' },
+    const pending = await plainReader(m, PendingProration).many(m, {
+      where: 'e.package_id IN (:...ids) AND e.invoice_id IS NULL',
+      params: { ids: cycles.map((c) => c.sub.package_id) },
+      tail: 'ORDER BY e.package_proration_id ASC',
     });
     const prorated = pending.length
-      ? await m.find(SubscriptionLine, { where: { line_item_id: In(pending.map((p) => p.package_line_id)) } })
+      ? await plainReader(m, SubscriptionLine).many(m, {
+          where: 'e.line_item_id IN (:...ids)',
+          params: { ids: pending.map((p) => p.package_line_id) },
+        })
       : [];
     const tiersets = await loadTiersetsById(
       m,
@@ -140,41 +146,44 @@ export class SubscriptionInvoicing {
     // one moment has a few). The next cycle starts where this one ends.
     const byNext = groupBy(planned, ({ cycle }) => cycle.end.getTime());
     for (const [next, ofNext] of byNext) {
-      await m.update(
+      await updateWhereIn(
+        m,
         Subscription,
-        { package_id: In(ofNext.map((p) => p.sub.package_id)) },
+        'package_id',
+        ofNext.map((p) => p.sub.package_id),
         { next_invoice_datetime: new Date(next) },
       );
     }
     // Each line read here counts one more invoice (`+ 1` on the row: the same as the count
     // read, the subscription being locked), and those that reached `expire_recurs` expire.
-    if (allLines.length) {
-      await m.update(
-        SubscriptionLine,
-        { line_item_id: In(allLines.map((l) => l.line_item_id)) },
-        { invoices_billed: () => 'invoices_billed + 1' },
-      );
-    }
+    await updateWhereIn(
+      m,
+      SubscriptionLine,
+      'line_item_id',
+      allLines.map((l) => l.line_item_id),
+      { invoices_billed: () => 'invoices_billed + 1' },
+    );
     const expired = allLines.filter((l) => hasExpired({ ...history(l), invoicesBilled: l.invoices_billed + 1 }));
-    if (expired.length) {
-      await m.update(
-        SubscriptionLine,
-        { line_item_id: In(expired.map((l) => l.line_item_id)) },
-        { expire_datetime: now },
-      );
-    }
+    await updateWhereIn(
+      m,
+      SubscriptionLine,
+      'line_item_id',
+      expired.map((l) => l.line_item_id),
+      { expire_datetime: now },
+    );
     if (pending.length) {
       // Each pending proration is billed on its subscription's invoice (ids are our own integers).
       const invoiceOf = new Map(planned.map((p, i) => [p.sub.package_id, invoiceIds[i]]));
       const cases = [...new Set(pending.map((p) => p.package_id))]
         .map((id) => `WHEN ${Number(id)} THEN ${Number(invoiceOf.get(id))}`)
         .join(' ');
-      await m
-        .createQueryBuilder()
-        .update(PendingProration)
-        .set({ invoice_id: () => `CASE package_id ${cases} END` })
-        .where({ package_proration_id: In(pending.map((p) => p.package_proration_id)) })
-        .execute();
+      await updateWhereIn(
+        m,
+        PendingProration,
+        'package_proration_id',
+        pending.map((p) => p.package_proration_id),
+        { invoice_id: () => `CASE package_id ${cases} END` },
+      );
     }
     const keys = planned.map((p, i) => ({
       package_id: p.sub.package_id,
@@ -200,10 +209,14 @@ export class SubscriptionInvoicing {
 
   /** Each subscription's lines not replaced, removed or expired, in order (one query). */
   private async billableLinesOf(m: EntityManager, packageIds: number[]): Promise<Map<number, SubscriptionLine[]>> {
-    const lines = await m.find(SubscriptionLine, {
-      where: { package_id: In(packageIds), cancel_datetime: IsNull(), expire_datetime: IsNull() },
-      order: { line_item_id: 'ASC' },
-    });
+    // A precomputed reader, not `find`: a billing run's batch reads all its lines here.
+    const lines = packageIds.length
+      ? await plainReader(m, SubscriptionLine).many(m, {
+          where: 'e.package_id IN (:...ids) AND e.cancel_datetime IS NULL AND e.expire_datetime IS NULL',
+          params: { ids: packageIds },
+          tail: 'ORDER BY e.line_item_id ASC',
+        })
+      : [];
     const bySub = new Map<number, SubscriptionLine[]>(packageIds.map((id) => [id, []]));
     for (const l of lines) if (!hasExpired(history(l))) bySub.get(l.package_id)?.push(l);
     return bySub;
@@ -231,7 +244,12 @@ export class SubscriptionInvoicing {
     if (invoices.length === 0) return [];
     const customerIds = [...new Set(invoices.map((i) => i.sub.customer_id))];
     const customers = new Map(
-      (await tx.manager.find(Customer, { where: { customer_id: In(customerIds) } })).map((c) => [c.customer_id, c]),
+      (
+        await plainReader(tx.manager, Customer).many(tx.manager, {
+          where: 'e.customer_id IN (:...ids)',
+          params: { ids: customerIds },
+        })
+      ).map((c) => [c.customer_id, c]),
     );
     // A batch's catalog prices the invoices only if it knows every item (a line may be newer).
     const known =

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { monthlyValue } from 'src/billing/cycles/recurring-revenue';
 import { priceLine } from 'src/billing/pricing/line-pricing';
 import { groupBy } from 'src/core/collections/group-by';
 import { roundCents, sumMoney, ZERO } from 'src/core/money/decimal';
+import { plainReader } from 'src/database/entity-reader';
+import { updateWhereIn } from 'src/database/update-where-in';
 import { LoadedTierset, loadTiersetsById, priceSheetOf } from 'src/items/tierset-loader';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
@@ -45,7 +47,13 @@ export class SubscriptionMrr {
     const mrrs = await this.of(m, subs, tiersets);
     const changed = subs.flatMap((sub, i) => (mrrs[i].eq(sub.mrr) ? [] : [{ id: sub.package_id, mrr: mrrs[i] }]));
     for (const [mrr, ofMrr] of groupBy(changed, (c) => c.mrr.toFixed())) {
-      await m.update(Subscription, { package_id: In(ofMrr.map((c) => c.id)) }, { mrr: new Decimal(mrr) });
+      await updateWhereIn(
+        m,
+        Subscription,
+        'package_id',
+        ofMrr.map((c) => c.id),
+        { mrr: new Decimal(mrr) },
+      );
     }
   }
 
@@ -54,12 +62,9 @@ export class SubscriptionMrr {
       (sub) => !(isCancelled(sub) || sub.package_status_str !== 'active' || sub.suspendfrom_datetime !== null),
     );
     const lines = counted.length
-      ? await m.find(SubscriptionLine, {
-          where: {
-            package_id: In(counted.map((s) => s.package_id)),
-            cancel_datetime: IsNull(),
-            expire_datetime: IsNull(),
-          },
+      ? await plainReader(m, SubscriptionLine).many(m, {
+          where: 'e.package_id IN (:...ids) AND e.cancel_datetime IS NULL AND e.expire_datetime IS NULL',
+          params: { ids: counted.map((s) => s.package_id) },
         })
       : [];
     const tiersets = await loadTiersetsById(

@@ -24,6 +24,17 @@ export interface SubscriptionFigures {
 
 export type LineWithItem = SubscriptionLine & { item?: Item | null };
 
+/** The item columns `line` presents: all a read of lines for the wire needs to join. */
+export const LINE_ITEM_COLUMNS = [
+  'name',
+  'external_key',
+  'accounting_sku',
+  'token',
+  'units',
+  'item_type',
+  'is_usage',
+] as const;
+
 const PAYMETHOD_NAMES: Readonly<Record<string, string>> = {
   crd: 'Credit Card',
   ach: 'ACH',

@@ -104,7 +104,8 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
     const rows = (await m
       .createQueryBuilder(TransactionApplied, 'ta')
       .innerJoinAndMapOne('ta.transaction', Transaction, 't', 't.transaction_id = ta.transaction_id')
-      .where({ invoice_id: In(invoiceIds) })
+      // One expanded list, not In(): a named parameter per id costs a batch's read more than the query.
+      .where('ta.invoice_id IN (:...ids)', { ids: invoiceIds })
       .orderBy('t.transaction_datetime', 'ASC')
       .addOrderBy('ta.transaction_applied_id', 'ASC')
       .getMany()) as AppliedRow[];

@@ -6,6 +6,7 @@ import { ZERO } from 'src/core/money/decimal';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { accountDate } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
+import { plainReader } from 'src/database/entity-reader';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
@@ -446,7 +447,9 @@ async function lockBatchForBilling(tx: Tx, ids: number[]): Promise<Map<number, S
     );
     free = rows.map((r) => Number(r.package_id));
   }
-  const subs = free.length ? await m.findBy(Subscription, { package_id: In(free) }) : [];
+  const subs = free.length
+    ? await plainReader(m, Subscription).many(m, { where: 'e.package_id IN (:...ids)', params: { ids: free } })
+    : [];
   return new Map(subs.map((sub) => [sub.package_id, sub]));
 }
 
