@@ -1,17 +1,30 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { BillingRun } from './billing-runs/runs/billing-run';
+import { BillingRun, RunWorker } from './billing-runs/runs/billing-run';
 import { RunProgress } from './billing-runs/runs/run-progress';
+import { runInWorkers, WorkerReporter } from './billing-runs/runs/run-workers';
 import { loadConfig, loadDotEnv } from './config/load-config';
 import { Clock } from './core/clock/clock';
 import { JobQueue } from './core/jobs/job-queue';
 import { parseInputDatetime } from './core/time/datetime-input';
 
-const USAGE = `Usage: npm run billing -- [--as-of <datetime>] [--dry-run]
+const USAGE = `Usage: npm run billing -- [--as-of <datetime>] [--dry-run] [--workers <n>]
   --as-of    bill every cycle started by then (account zone unless an offset is given; default now)
   --dry-run  print what would be invoiced, write nothing
+  --workers  bill in n processes at once (MySQL/MariaDB; default 1)
 `;
+
+/** Worker processes one command may start. */
+const MAX_WORKERS = 32;
+
+interface CliArgs {
+  asOf?: string;
+  dryRun: boolean;
+  workers: number;
+  /** Set in a worker process started by `--workers`: its place among them. */
+  worker?: RunWorker;
+}
 
 /**
  * `npm run billing`: one billing run on the configured database (DESIGN §6 "Billing runs"),
@@ -35,6 +48,18 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--as-of: "${args.asOf}" is not a datetime (YYYY-MM-DD, YYYY-MM-DD HH:mm:ss or ISO 8601)\n`);
     return 2;
   }
+  if (args.workers > 1) {
+    if (args.dryRun) {
+      // Workers share a run through what it writes (a billed cycle is no longer due).
+      process.stderr.write('--workers: a dry run writes nothing for workers to share; run it without --workers\n');
+      return 2;
+    }
+    if (config.db.type !== 'mysql') {
+      process.stderr.write('--workers: SQLite has one writer; bill in several processes on MySQL/MariaDB only\n');
+      return 2;
+    }
+    return billInWorkers(asOf ?? new Date(), args);
+  }
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
     logger: ['error', 'warn'],
   });
@@ -42,25 +67,67 @@ async function main(argv: string[]): Promise<number> {
     const clock = app.get(Clock);
     // The run happens as of that moment: what it writes is stamped with it too.
     if (asOf) clock.set(asOf);
-    const progress = new RunProgress(process.stdout, args.dryRun);
-    const summary = await app.get(BillingRun).run(clock.now(), { dryRun: args.dryRun, listener: progress });
+    const { worker } = args;
+    // A worker of `--workers` reports to the command that started it, which shows them all as one.
+    const toParent = process.send?.bind(process);
+    const progress =
+      worker && toParent
+        ? new WorkerReporter((message, sent) => toParent(message, undefined, undefined, () => sent?.()))
+        : new RunProgress(process.stdout, args.dryRun);
+    const summary = await app.get(BillingRun).run(clock.now(), { dryRun: args.dryRun, listener: progress, worker });
     // Webhook deliveries the run queued in-process go out before it ends; on Redis the workers send them.
     if (config.redisUrl === undefined) await app.get(JobQueue).drain();
-    progress.finish(summary);
+    await progress.finish(summary);
     return summary.failures.length > 0 ? 1 : 0;
   } finally {
     await app.close();
   }
 }
 
-function parseArgs(argv: string[]): { asOf?: string; dryRun: boolean } | string {
-  const args: { asOf?: string; dryRun: boolean } = { dryRun: false };
+/**
+ * The run in `args.workers` processes (this command again, each with `--worker i/n`, the
+ * same moment and the same flags): one progress line and one summary for all of them.
+ */
+async function billInWorkers(asOf: Date, args: CliArgs): Promise<number> {
+  const progress = new RunProgress(process.stdout, args.dryRun);
+  const { summary, lostWorkers } = await runInWorkers(
+    asOf,
+    args.dryRun,
+    args.workers,
+    (index) => [
+      '--as-of',
+      asOf.toISOString(),
+      ...(args.dryRun ? ['--dry-run'] : []),
+      '--worker',
+      `${index + 1}/${args.workers}`,
+    ],
+    progress,
+  );
+  progress.finish(summary);
+  for (const lost of lostWorkers) process.stderr.write(`${lost}\n`);
+  return summary.failures.length > 0 || lostWorkers.length > 0 ? 1 : 0;
+}
+
+function parseArgs(argv: string[]): CliArgs | string {
+  const args: CliArgs = { dryRun: false, workers: 1 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--dry-run') args.dryRun = true;
     else if (arg === '--as-of' && argv[i + 1] !== undefined) args.asOf = argv[++i];
     else if (arg.startsWith('--as-of=')) args.asOf = arg.slice('--as-of='.length);
-    else if (arg === '--help' || arg === '-h') return 'help';
+    else if (arg === '--workers' && argv[i + 1] !== undefined) {
+      const workers = Number(argv[++i]);
+      if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
+        return `--workers: "${argv[i]}" is not a whole number from 1 to ${MAX_WORKERS}`;
+      }
+      args.workers = workers;
+    } else if (arg === '--worker' && argv[i + 1] !== undefined) {
+      const [index, count] = argv[++i].split('/').map(Number);
+      if (!(Number.isInteger(index) && Number.isInteger(count) && index >= 1 && index <= count)) {
+        return `--worker: "${argv[i]}" is not i/n`;
+      }
+      args.worker = { index: index - 1, count };
+    } else if (arg === '--help' || arg === '-h') return 'help';
     else return `Unknown argument: ${arg}`;
   }
   return args;

@@ -65,3 +65,69 @@ describe('npm run billing', () => {
     ]);
   }, 600_000);
 });
+
+/**
+ * `--workers <n>`: the run in n processes at once, each starting on its own share of the due
+ * subscriptions; one progress line and one summary. MySQL/MariaDB only (SQLite has one writer).
+ */
+describe('npm run billing -- --workers', () => {
+  let db: Awaited<ReturnType<typeof scratchDatabase>>;
+  const packages: number[] = [];
+
+  beforeAll(async () => {
+    db = await scratchDatabase();
+    const t = await createTestApp(db.env, { keepDatabase: true });
+    try {
+      t.clock.set(new Date('2026-03-01T16:00:00Z'));
+      const plan = await createId(t, '/api/v3/item', { name: 'Plan', pricemodel: { pricemodel: 'fla', base: 10 } });
+      for (let n = 0; n < 7; n++) {
+        const customer = await createId(t, '/api/v3/customer', { company: `Worker customer ${n}` });
+        packages.push(await createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: plan }] }));
+      }
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+  afterAll(() => db.drop());
+
+  it('bills every started cycle once across the workers and sums their summaries (SQLite: refused)', async () => {
+    const args = ['--as-of', '2026-04-15 12:00:00', '--workers', '3'];
+    if (process.env.DB_TYPE !== 'mysql') {
+      const refused = await billingCli(db.env, args);
+      expect(refused.code).toBe(2);
+      expect(refused.out).toContain('--workers: SQLite has one writer');
+      return;
+    }
+    // Workers share a run through what it writes: a dry run writes nothing.
+    const dry = await billingCli(db.env, [...args, '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.out).toContain('--workers: a dry run writes nothing');
+
+    const real = await billingCli(db.env, args);
+    expect(real.code).toBe(0);
+    expect(real.out).toContain('subscriptions due: 7');
+    expect(real.out).toContain('invoices: 14');
+    expect(real.out).toContain('total billed: 140.00 USD');
+    expect(real.out).toContain('failures: 0');
+    expect((await billingCli(db.env, args)).out).toContain('invoices: 0');
+
+    const t = await createTestApp(db.env, { keepDatabase: true });
+    try {
+      for (const pkg of packages) {
+        const invoices = (await t.get(`/api/v3/invoice?where=package_id:EQUALS:${pkg}&order=invoice_id:ASC`).expect(200))
+          .body.response as Json[];
+        expect(invoices.map((i) => i.date)).toEqual(['2026-03-01', '2026-04-01']);
+      }
+    } finally {
+      await t.close();
+    }
+  }, 600_000);
+
+  it('refuses a worker count that is not a whole number from 1 to 32', async () => {
+    for (const bad of ['33', '1.5']) {
+      const out = await billingCli(db.env, ['--workers', bad]);
+      expect(out.code).toBe(2);
+      expect(out.out).toContain(`--workers: "${bad}" is not a whole number from 1 to 32`);
+    }
+  }, 120_000);
+});

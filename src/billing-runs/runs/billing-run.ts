@@ -59,6 +59,19 @@ export interface BillingRunListener {
   invoiced?(invoice: RunInvoice): void;
 }
 
+/** One of `count` workers billing the same run at once (`npm run billing -- --workers`). */
+export interface RunWorker {
+  index: number;
+  count: number;
+}
+
+export interface BillingRunOptions {
+  dryRun?: boolean;
+  listener?: BillingRunListener;
+  /** Where this worker starts (every worker still reaches every due subscription). */
+  worker?: RunWorker;
+}
+
 /** What a cycle's unit is given, read before it: pulled usage, the batch's pricing catalog. */
 interface CycleInputs {
   usage?: ReadonlyMap<number, Decimal>;
@@ -113,21 +126,27 @@ export class BillingRun {
     private readonly pricing: PricingInputsLoader,
   ) {}
 
-  async run(asOf: Date, options: { dryRun?: boolean; listener?: BillingRunListener } = {}): Promise<BillingRunSummary> {
+  async run(asOf: Date, options: BillingRunOptions = {}): Promise<BillingRunSummary> {
     const dryRun = options.dryRun ?? false;
     const listener = options.listener ?? {};
     const summary: BillingRunSummary = { asOf, dryRun, due: 0, invoices: 0, billed: {}, failures: [] };
     summary.due = await dueSubscriptions(this.dataSource.manager, asOf).getCount();
     listener.started?.(summary.due);
     let done = 0;
-    let afterId = 0;
+    // Due subscriptions in package order, from the worker's starting point round to it.
+    const start = options.worker ? await this.startOf(asOf, summary.due, options.worker) : 0;
+    let afterId = start;
+    let wrapped = start === 0;
     for (;;) {
-      const batch = await dueSubscriptions(this.dataSource.manager, asOf)
-        .andWhere({ package_id: MoreThan(afterId) })
-        .orderBy('p.package_id', 'ASC')
-        .limit(BATCH)
-        .getMany();
-      if (batch.length === 0) break;
+      const next = dueSubscriptions(this.dataSource.manager, asOf).andWhere({ package_id: MoreThan(afterId) });
+      if (wrapped && start > 0) next.andWhere('p.package_id <= :start', { start });
+      const batch = await next.orderBy('p.package_id', 'ASC').limit(BATCH).getMany();
+      if (batch.length === 0) {
+        if (wrapped) break;
+        wrapped = true;
+        afterId = 0;
+        continue;
+      }
       afterId = batch[batch.length - 1].package_id;
       const catalog = await this.catalogOf(batch);
       const progressed = (): void => {
@@ -148,6 +167,26 @@ export class BillingRun {
       );
     }
     return summary;
+  }
+
+  /**
+   * Where worker `index` of `count` starts (the package id it goes on after): the
+   * `index`/`count` point of the due subscriptions in package order, so workers started
+   * together each begin on their own share instead of all locking the same first batch
+   * (a batch a worker finds locked is billed one by one after it). Each goes on round to its
+   * start, past the shares the others have billed meanwhile (no longer due), so every due
+   * subscription is reached whatever a worker's speed.
+   */
+  private async startOf(asOf: Date, due: number, worker: RunWorker): Promise<number> {
+    const skip = Math.floor((due * worker.index) / worker.count);
+    if (skip === 0) return 0;
+    const row = await dueSubscriptions(this.dataSource.manager, asOf)
+      .select('p.package_id', 'package_id')
+      .orderBy('p.package_id', 'ASC')
+      .offset(skip - 1)
+      .limit(1)
+      .getRawOne<{ package_id: number | string }>();
+    return row ? Number(row.package_id) : 0;
   }
 
   /**
