@@ -129,11 +129,14 @@ async function runCompiledCli(t: TestApp, asOf: Date, sqlitePath: string): Promi
     ...builtCliNodeFlags(),
     ...(process.env.BENCH_CLI_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
   ];
+  // BENCH_CLI_WORKERS: the run in that many processes (`--workers`, MySQL/MariaDB); the peak
+  // RSS /usr/bin/time gives is then the largest process's, not their sum.
+  const workers = process.env.BENCH_CLI_WORKERS ? ['--workers', process.env.BENCH_CLI_WORKERS] : [];
   const started = performance.now();
   const out = await new Promise<string>((done, fail) => {
     execFile(
       '/usr/bin/time',
-      ['-f', 'peak-rss-kb %M', process.execPath, ...nodeOptions, cli, '--as-of', asOf.toISOString()],
+      ['-f', 'peak-rss-kb %M', process.execPath, ...nodeOptions, cli, '--as-of', asOf.toISOString(), ...workers],
       { env, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done(`${stdout}${stderr}`)),
     );
