@@ -24,7 +24,8 @@ describe('case-insensitive text keeps its indexes', () => {
       expect(customer.status).toBe(201);
       expect((await t.post('/api/v3/item', { name: `Item ${i}`, external_key: `KEY-${i}` })).status).toBe(201);
     }
-  });
+    // A hundred writes one after another: more than the default 30 s on a machine shared with other suites.
+  }, 120_000);
   afterAll(async () => {
     await t.close();
   });
