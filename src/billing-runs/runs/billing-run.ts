@@ -262,11 +262,12 @@ export class BillingRun {
       const outcome = outcomes.get(id);
       if (!outcome) continue;
       if (outcome.kind === 'invoiced') this.invoiced(summary, listener, outcome.invoice);
+      // Moved: another run billed this cycle meanwhile, and may have stopped there (a later
+      // cycle due as well is then this run's to bill, as after one it billed itself).
       if (outcome.kind === 'busy') busy.add(id);
-      else if (outcome.kind === 'moved') progressed();
       else again.push(id);
     }
-    // Those billed may have more cycles due (a run long after the last): one read tells which.
+    // Those billed (here or by another run) may have more cycles due: one read tells which.
     const behind = again.length
       ? await dueSubscriptions(this.dataSource.manager, asOf)
           .andWhere({ package_id: In(again) })
