@@ -31,25 +31,32 @@ export interface InvoiceFigures {
  */
 export function invoiceFigures(facts: InvoiceFacts, applied: InvoiceApplied, today: string): InvoiceFigures {
   const isVoid = facts.void_datetime !== null;
-  const open = facts.total
-    .minus(applied.payments)
-    .minus(applied.credits)
-    .minus(applied.writeoffs)
-    .plus(applied.refunds);
+  // Nothing applied (every amount the shared ZERO, as for each invoice a billing run issues
+  // and reads back): the total is what is open, without seven Decimals made to say so. A
+  // negative total (a -0 among them) takes the arithmetic, whose signed zeros it keeps.
+  const nothing =
+    applied.payments === ZERO &&
+    applied.credits === ZERO &&
+    applied.writeoffs === ZERO &&
+    applied.refunds === ZERO &&
+    !facts.total.isNegative();
+  const open = nothing
+    ? facts.total
+    : facts.total.minus(applied.payments).minus(applied.credits).minus(applied.writeoffs).plus(applied.refunds);
   const balance = isVoid ? ZERO : Decimal.max(open, ZERO);
   const late = daysBetween(facts.due_date, today);
-  const isOverdue = !isVoid && balance.gt(0) && isPastDue(facts.due_date, today);
+  const isOverdue = !isVoid && balance.gt(ZERO) && isPastDue(facts.due_date, today);
   let status: InvoiceStatusStr;
   if (isVoid) status = 'closed-void';
-  else if (balance.lte(0)) status = 'closed-paid';
+  else if (balance.lte(ZERO)) status = 'closed-paid';
   else if (facts.in_collections) status = 'open-collections';
   else if (isOverdue) status = 'open-overdue';
   else status = 'open-unpaid';
   return {
-    applied: applied.payments.plus(applied.credits).plus(applied.writeoffs).plus(applied.refunds),
+    applied: nothing ? ZERO : applied.payments.plus(applied.credits).plus(applied.writeoffs).plus(applied.refunds),
     balance,
     overdue: isOverdue ? balance : ZERO,
-    is_paid: balance.lte(0),
+    is_paid: balance.lte(ZERO),
     is_void: isVoid,
     is_overdue: isOverdue,
     days_overdue: isOverdue ? late : 0,

@@ -46,12 +46,27 @@ export function daysBetween(from: string, to: string): number {
 
 const DAY_MS = 86_400_000;
 
+/** plainDay's answers by date: a run presents thousands of invoices over a few dates. */
+const plainDays = new Map<string, number | null>();
+const PLAIN_DAYS_KEPT = 4096;
+
 /**
  * A plain `YYYY-MM-DD` as its UTC midnight in ms, else null. Invoice figures take days
  * between dates for every invoice presented (billing runs present thousands); this skips
- * luxon for the plain case, which is arithmetic on UTC days.
+ * luxon for the plain case, which is arithmetic on UTC days, and remembers the answer
+ * (the check parses and formats the date again).
  */
 function plainDay(date: string): number | null {
+  let day = plainDays.get(date);
+  if (day === undefined) {
+    day = parsePlainDay(date);
+    if (plainDays.size >= PLAIN_DAYS_KEPT) plainDays.clear();
+    plainDays.set(date, day);
+  }
+  return day;
+}
+
+function parsePlainDay(date: string): number | null {
   if (date.length !== 10 || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
   const ms = Date.parse(date);
   return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date ? null : ms;
