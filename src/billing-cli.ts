@@ -58,7 +58,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write('--workers: SQLite has one writer; bill in several processes on MySQL/MariaDB only\n');
       return 2;
     }
-    return billInWorkers(asOf ?? new Date(), args);
+    // One moment for all the workers: the Clock's now (no test clock in a command line).
+    return billInWorkers(asOf ?? new Clock().now(), args);
   }
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
     logger: ['error', 'warn'],

@@ -21,17 +21,14 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    // Its lines name the request (a read carries no call scope of its own, RequestLogMiddleware).
-    const { code, message, details } = runSyncInScope({ origin: res.req }, () =>
-      this.describe(exception, requestIdOf(res.req)),
-    );
+    const { code, message, details } = this.describe(exception, res.req);
     if (res.headersSent) return;
     sendJson(res, code, errorEnvelope(code, message, details));
   }
 
   private describe(
     exception: unknown,
-    requestId: string | undefined,
+    req: Response['req'],
   ): { code: number; message: string; details?: Record<string, unknown> } {
     if (exception instanceof ApiError) {
       return { code: exception.code, message: exception.message, details: exception.details };
@@ -48,15 +45,27 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     const dependency = failedDependency(exception);
     if (dependency) {
-      this.logger.warn(`503: ${exception instanceof Error ? exception.message : String(exception)}`);
+      this.inRequest(req, () =>
+        this.logger.warn(`503: ${exception instanceof Error ? exception.message : String(exception)}`),
+      );
       return { code: 503, message: DEPENDENCY_MESSAGES[dependency] };
     }
     // The request id, so the client's report and the request's log lines meet.
-    const errorId = requestId ?? randomUUID();
-    this.logger.error(
-      `[${errorId}] ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
+    const errorId = requestIdOf(req) ?? randomUUID();
+    this.inRequest(req, () =>
+      this.logger.error(
+        `[${errorId}] ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
+      ),
     );
     return { code: 500, message: `An internal error occurred (error id ${errorId}).` };
+  }
+
+  /**
+   * A line of this request's: it names the request (a read carries no call scope of its
+   * own, RequestLogMiddleware). Only where a line is written: a 4xx switches nothing on.
+   */
+  private inRequest(req: Response['req'], log: () => void): void {
+    runSyncInScope({ origin: req }, log);
   }
 
   /** Framework errors: routing, body parsing, auth. Their own text is never echoed. */
