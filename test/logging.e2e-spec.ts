@@ -73,7 +73,8 @@ describe('structured request logs', () => {
     for (const secret of [card.number, password, hook.body.response.secret, token, API_PASS, AUTH.slice(6)]) {
       expect(output).not.toContain(secret);
     }
-    expect(output).not.toMatch(/"cvv"|987/);
+    // The CVV as a JSON value: bare digits also turn up in the lines' epoch-ms times.
+    expect(output).not.toMatch(/"cvv"|"987"/);
   });
 
   it('names the request id as the error id of a 500', async () => {
