@@ -56,15 +56,6 @@ export async function flushDeferredInserts(manager: EntityManager): Promise<void
   if (rows?.length) await insertDeferred(manager, rows);
 }
 
-/**
- * Writes now the rows added since `mark` (one unit's, in a transaction shared by several:
- * in the unit's savepoint, so that a failure here is that unit's alone) and keeps deferring.
- */
-export async function flushDeferredSince(manager: EntityManager, mark: number): Promise<void> {
-  const rows = pending.get(manager)?.splice(mark);
-  if (rows?.length) await insertDeferred(manager, rows);
-}
-
 async function insertDeferred(manager: EntityManager, rows: DeferredRow[]): Promise<void> {
   const batches = new Map<string, { entity: EntityTarget<ObjectLiteral>; rows: ObjectLiteral[] }>();
   for (const row of rows) {

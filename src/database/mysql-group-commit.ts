@@ -5,7 +5,7 @@ import {
   deferredMark,
   dropDeferredInserts,
   dropDeferredSince,
-  flushDeferredSince,
+  flushDeferredInserts,
 } from './deferred-inserts';
 import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
 import { MysqlWriter } from './mysql-writer';
@@ -59,7 +59,10 @@ type UnitOutcome =
  *   and none runs again.
  * No run that is undone can have called outside the database (outside-call-guard.ts), so a
  * unit runs again only where the database undid it, never because a neighbour failed.
- * A unit's deferred rows (revisions) are written at its end, inside its savepoint.
+ * The units' deferred rows (revisions, events no hook wants) are written together at the
+ * group's end, before its COMMIT, in one INSERT per table (not two or three per unit: 11 %
+ * less server CPU per create, bench/RESULTS.md); if the database refuses them, the group is
+ * undone and each of its units runs again alone, as after a deadlock.
  */
 export class MysqlGroupCommit extends GroupCommitQueue {
   private readonly alone: MysqlWriter;
@@ -135,7 +138,11 @@ export class MysqlGroupCommit extends GroupCommitQueue {
 
     let committed = false;
     let commitError: unknown = null;
-    if (lost === null) {
+    // The units' deferred rows, one INSERT per table for the whole group. Refused, they
+    // cannot be told apart: the group is undone and its units run again alone, as after a
+    // deadlock, where a row the database refuses fails its own unit only.
+    const refusedAtEnd = lost === null && !(await flushed(manager));
+    if (lost === null && !refusedAtEnd) {
       try {
         await runner.commitTransaction();
         committed = true;
@@ -151,6 +158,7 @@ export class MysqlGroupCommit extends GroupCommitQueue {
     await runner.release().catch(() => undefined);
 
     if (committed) for (const { unit, result } of finished) unit.resolve(result);
+    else if (refusedAtEnd) for (const { unit } of finished) void this.runAlone(unit, 2);
     else if (lost === null) for (const { unit } of finished) unit.reject(commitError);
     else {
       // The database undid the whole group: each unit that ran starts afresh, alone.
@@ -189,7 +197,6 @@ async function runUnit(
     const result = await unit.work(manager);
     // A statement of this unit lost the transaction even though its body went on.
     if (watch.lost !== null) throw new TransactionLost(watch.lost);
-    await flushDeferredSince(manager, mark);
     return { kind: 'done', result };
   } catch (error) {
     dropDeferredSince(manager, mark);
@@ -203,6 +210,16 @@ async function runUnit(
       return { kind: 'lost', error, refused: isConcurrencyConflict(error) };
     }
     return isConcurrencyConflict(error) ? { kind: 'refused' } : { kind: 'failed', error };
+  }
+}
+
+/** Writes the group's deferred rows; false when the database refused them. */
+async function flushed(manager: EntityManager): Promise<boolean> {
+  try {
+    await flushDeferredInserts(manager);
+    return true;
+  } catch {
+    return false;
   }
 }
 
