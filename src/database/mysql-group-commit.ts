@@ -19,11 +19,14 @@ export const MAX_MYSQL_GROUP_UNITS = 16;
 export const MAX_MYSQL_GROUP_MS = 20;
 /**
  * Groups (or lone units) running at once, each on a pooled connection. Units that arrive
- * while this many run wait and share the next group's COMMIT: with a group per turn of the
- * event loop and no limit, a create under load shared its COMMIT with 0.6 others on average
- * (with 4 at once, 1.1; with 2, 3.4: 4.7 statements per create instead of 6).
+ * while this many run wait and share the next group's COMMIT. Fewer groups share more
+ * (statements per create: 2 at once 3.4 units a group, 4 at once 1.1, before the deferred
+ * rows moved to the group's end); more use the database's second core while this process
+ * builds the next answers. With the deferred rows at the group's end, 3 at once beat 2 in
+ * all four alternating pairs of `npm run bench` creates (ratios 0.39/0.38, 0.39/0.38,
+ * 0.41/0.38, 0.37/0.36); 1 left the server waiting, 4 was no better (bench/RESULTS.md).
  */
-export const MAX_MYSQL_GROUPS_IN_FLIGHT = 2;
+export const MAX_MYSQL_GROUPS_IN_FLIGHT = 3;
 
 /** One name for every unit's savepoint: setting it again replaces the previous unit's. */
 const SAVEPOINT = 'unit_of_work';
