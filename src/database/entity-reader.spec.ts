@@ -196,6 +196,19 @@ describe('EntityReader and insertRow', () => {
     await expect(wrong.many(m)).rejects.toThrow('Owner has no column nmae');
   });
 
+  it('loads only the listed columns of the main entity (and its key), as TypeORM reads them', async () => {
+    const m = dataSource.manager;
+    const id = await insertRow(m, Account, { company: 'Narrow', balance: new Decimal('12.30'), write_datetime: when });
+    const narrow = new EntityReader<Account>(dataSource, { entity: Account, alias: 'a', columns: ['balance'] });
+    const row = await narrow.one(m, { where: 'a.account_id = :id', params: { id } });
+    const full = await m.findOneByOrFail(Account, { account_id: id });
+    expect(row).toEqual(Object.assign(new Account(), { account_id: id, balance: full.balance }));
+    expect(row?.balance.toFixed(2)).toBe('12.30');
+
+    const wrong = new EntityReader<Account>(dataSource, { entity: Account, alias: 'a', columns: ['balanse'] });
+    await expect(wrong.many(m)).rejects.toThrow('Account has no column balanse');
+  });
+
   describe('insert', () => {
     afterEach(() => jest.restoreAllMocks());
 

@@ -19,6 +19,8 @@ export interface JoinedEntity {
 export interface EntityReaderSpec<T extends ObjectLiteral> {
   entity: EntityTarget<T>;
   alias: string;
+  /** The main entity's properties to load (the primary key always is); default every column. */
+  columns?: readonly string[];
   joins?: JoinedEntity[];
 }
 
@@ -186,7 +188,7 @@ export class EntityReader<T extends ObjectLiteral> {
       parts.push({ metadata, property, columns, primaryIndex });
     };
 
-    addPart(main, this.spec.alias);
+    addPart(main, this.spec.alias, undefined, this.spec.columns);
     const joins: string[] = [];
     for (const join of this.spec.joins ?? []) {
       const metadata = this.dataSource.getMetadata(join.entity);

@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { DataSource, In, IsNull, MoreThan } from 'typeorm';
+import { DataSource, In, IsNull } from 'typeorm';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { ZERO } from 'src/core/money/decimal';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { accountDate } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { plainReader } from 'src/database/entity-reader';
+import { EntityReader, plainReader } from 'src/database/entity-reader';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
@@ -18,7 +18,7 @@ import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { SubscriptionCycleBilling } from 'src/subscriptions/subscription-cycle-billing';
 import { withLockedPaymethods } from '../collection/collection-enrollment';
 import { dueAction } from './due-action';
-import { dueSubscriptions } from './due-subscriptions';
+import { dueSubscriptions, readDueSubscriptions } from './due-subscriptions';
 
 /** Due subscriptions read per query: bounded memory however many are due. */
 const BATCH = 500;
@@ -115,6 +115,10 @@ class DryRunRollback extends Error {
 @Injectable()
 export class BillingRun {
   private readonly logger = new Logger('BillingRun');
+  // Only the columns a summary shows, without the query builder: whole rows, or `find`'s
+  // hydration, cost a run's CPU for nothing.
+  private readonly invoiceSummaries: EntityReader<Invoice>;
+  private readonly lineSummaries: EntityReader<InvoiceLine>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -124,7 +128,18 @@ export class BillingRun {
     private readonly revisions: RevisionService,
     private readonly cycleBilling: SubscriptionCycleBilling,
     private readonly pricing: PricingInputsLoader,
-  ) {}
+  ) {
+    this.invoiceSummaries = new EntityReader(dataSource, {
+      entity: Invoice,
+      alias: 'i',
+      columns: ['date', 'currency_id', 'total'],
+    });
+    this.lineSummaries = new EntityReader(dataSource, {
+      entity: InvoiceLine,
+      alias: 'l',
+      columns: ['invoice_id', 'descrip', 'line_origin', 'line_subtotal'],
+    });
+  }
 
   async run(asOf: Date, options: BillingRunOptions = {}): Promise<BillingRunSummary> {
     const dryRun = options.dryRun ?? false;
@@ -138,9 +153,11 @@ export class BillingRun {
     let afterId = start;
     let wrapped = start === 0;
     for (;;) {
-      const next = dueSubscriptions(this.dataSource.manager, asOf).andWhere({ package_id: MoreThan(afterId) });
-      if (wrapped && start > 0) next.andWhere('p.package_id <= :start', { start });
-      const batch = await next.orderBy('p.package_id', 'ASC').limit(BATCH).getMany();
+      const batch = await readDueSubscriptions(this.dataSource.manager, asOf, {
+        where: wrapped && start > 0 ? 'e.package_id > :afterId AND e.package_id <= :start' : 'e.package_id > :afterId',
+        params: { afterId, start },
+        tail: `ORDER BY e.package_id ASC LIMIT ${BATCH}`,
+      });
       if (batch.length === 0) {
         if (wrapped) break;
         wrapped = true;
@@ -269,10 +286,11 @@ export class BillingRun {
     }
     // Those billed (here or by another run) may have more cycles due: one read tells which.
     const behind = again.length
-      ? await dueSubscriptions(this.dataSource.manager, asOf)
-          .andWhere({ package_id: In(again) })
-          .orderBy('p.package_id', 'ASC')
-          .getMany()
+      ? await readDueSubscriptions(this.dataSource.manager, asOf, {
+          where: 'e.package_id IN (:...again)',
+          params: { again },
+          tail: 'ORDER BY e.package_id ASC',
+        })
       : [];
     for (let i = behind.length; i < again.length; i++) progressed();
     return [...batch.filter((sub) => failedIds.has(sub.package_id) || busy.has(sub.package_id)), ...behind];
@@ -428,15 +446,14 @@ export class BillingRun {
   private async describe(tx: Tx, cycles: IssuedCycle[]): Promise<RunInvoice[]> {
     if (cycles.length === 0) return [];
     const ids = cycles.map((c) => c.invoiceId);
-    // Only the columns a summary shows: whole rows cost a run's CPU for nothing.
-    const invoices = await tx.manager.find(Invoice, {
-      select: { invoice_id: true, date: true, currency_id: true, total: true },
-      where: { invoice_id: In(ids) },
+    const invoices = await this.invoiceSummaries.many(tx.manager, {
+      where: 'i.invoice_id IN (:...ids)',
+      params: { ids },
     });
-    const lines = await tx.manager.find(InvoiceLine, {
-      select: { line_item_id: true, invoice_id: true, descrip: true, line_origin: true, line_subtotal: true },
-      where: { invoice_id: In(ids) },
-      order: { invoice_id: 'ASC', sort_order: 'ASC' },
+    const lines = await this.lineSummaries.many(tx.manager, {
+      where: 'l.invoice_id IN (:...ids)',
+      params: { ids },
+      tail: 'ORDER BY l.invoice_id ASC, l.sort_order ASC',
     });
     const invoiceById = new Map(invoices.map((i) => [i.invoice_id, i]));
     const linesByInvoice = new Map<number, InvoiceLine[]>();
