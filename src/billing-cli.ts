@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app.module';
-import { BillingRun, RunWorker } from './billing-runs/runs/billing-run';
 import { RunProgress } from './billing-runs/runs/run-progress';
+import { RunWorker } from './billing-runs/runs/run-summary';
 import { runInWorkers, WorkerReporter } from './billing-runs/runs/run-workers';
+import { AppConfig } from './config/app-config';
 import { loadConfig, loadDotEnv } from './config/load-config';
 import { Clock } from './core/clock/clock';
-import { JobQueue } from './core/jobs/job-queue';
 import { parseInputDatetime } from './core/time/datetime-input';
 
 const USAGE = `Usage: npm run billing -- [--as-of <datetime>] [--dry-run] [--workers <n>]
@@ -61,6 +59,17 @@ async function main(argv: string[]): Promise<number> {
     // One moment for all the workers: the Clock's now (no test clock in a command line).
     return billInWorkers(asOf ?? new Clock().now(), args);
   }
+  return billHere(config, asOf, args);
+}
+
+/** The run in this process: the application, loaded only here (the parent of `--workers` needs none of it). */
+async function billHere(config: AppConfig, asOf: Date | undefined, args: CliArgs): Promise<number> {
+  const [{ NestFactory }, { AppModule }, { BillingRun }, { JobQueue }] = await Promise.all([
+    import('@nestjs/core'),
+    import('./app.module'),
+    import('./billing-runs/runs/billing-run'),
+    import('./core/jobs/job-queue'),
+  ]);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
     logger: ['error', 'warn'],
   });

@@ -1,7 +1,8 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
-import { BillingRun, BillingRunSummary } from 'src/billing-runs/runs/billing-run';
+import { BillingRun } from 'src/billing-runs/runs/billing-run';
+import { BillingRunSummary } from 'src/billing-runs/runs/run-summary';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';

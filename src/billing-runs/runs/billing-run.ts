@@ -19,6 +19,7 @@ import { SubscriptionCycleBilling } from 'src/subscriptions/subscription-cycle-b
 import { withLockedPaymethods } from '../collection/collection-enrollment';
 import { dueAction } from './due-action';
 import { dueSubscriptions, readDueSubscriptions } from './due-subscriptions';
+import { BillingRunListener, BillingRunSummary, describeTotals, RunInvoice, RunWorker } from './run-summary';
 
 /** Due subscriptions read per query: bounded memory however many are due. */
 const BATCH = 500;
@@ -28,42 +29,6 @@ const CONCURRENCY = 4;
 const UNITS_PER_BATCH = 2;
 /** A run as of a moment long after the last one bills every cycle up to it, but never loops forever. */
 const MAX_CYCLES_PER_SUBSCRIPTION = 1000;
-
-/** One invoice a run wrote (or, in a dry run, would write). */
-export interface RunInvoice {
-  packageId: number;
-  customerId: number;
-  cycleStart: Date;
-  invoiceId: number | null;
-  date: string;
-  currency: string;
-  total: Decimal;
-  lines: Array<{ descrip: string | null; origin: string; amount: Decimal }>;
-}
-
-export interface BillingRunSummary {
-  asOf: Date;
-  dryRun: boolean;
-  /** Subscriptions that were due when the run started. */
-  due: number;
-  invoices: number;
-  /** Total billed per currency (ISO 4217). */
-  billed: Record<string, Decimal>;
-  failures: Array<{ packageId: number; reason: string }>;
-}
-
-export interface BillingRunListener {
-  started?(due: number): void;
-  /** After each subscription (billed, skipped or failed). */
-  progressed?(done: number, due: number): void;
-  invoiced?(invoice: RunInvoice): void;
-}
-
-/** One of `count` workers billing the same run at once (`npm run billing -- --workers`). */
-export interface RunWorker {
-  index: number;
-  count: number;
-}
 
 export interface BillingRunOptions {
   dryRun?: boolean;
@@ -524,10 +489,4 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
     while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
-
-export function describeTotals(billed: Record<string, Decimal>): string {
-  const entries = Object.entries(billed);
-  if (entries.length === 0) return 'nothing';
-  return entries.map(([currency, total]) => `${total.toFixed(2)} ${currency}`).join(', ');
 }

@@ -1,4 +1,4 @@
-import { BillingRunListener, BillingRunSummary, describeTotals, RunInvoice } from './billing-run';
+import { BillingRunListener, BillingRunSummary, describeTotals, RunInvoice } from './run-summary';
 
 /** Where the command line writes: a terminal gets a live line, anything else periodic log lines. */
 export interface ProgressOutput {

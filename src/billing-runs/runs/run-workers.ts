@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import Decimal from 'decimal.js';
-import { BillingRunListener, BillingRunSummary, RunInvoice } from './billing-run';
+import { BillingRunListener, BillingRunSummary, RunInvoice } from './run-summary';
 
 /** A run's invoice as it crosses the IPC channel (JSON: no Decimal, no Date). */
 type WireInvoice = Omit<RunInvoice, 'cycleStart' | 'total' | 'lines'> & {

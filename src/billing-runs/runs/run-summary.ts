@@ -1,0 +1,47 @@
+import Decimal from 'decimal.js';
+
+// What a billing run reports, apart from the run itself: the command line's parent of
+// `--workers` shows progress and summaries with these alone, without loading the application.
+
+/** One invoice a run wrote (or, in a dry run, would write). */
+export interface RunInvoice {
+  packageId: number;
+  customerId: number;
+  cycleStart: Date;
+  invoiceId: number | null;
+  date: string;
+  currency: string;
+  total: Decimal;
+  lines: Array<{ descrip: string | null; origin: string; amount: Decimal }>;
+}
+
+export interface BillingRunSummary {
+  asOf: Date;
+  dryRun: boolean;
+  /** Subscriptions that were due when the run started. */
+  due: number;
+  invoices: number;
+  /** Total billed per currency (ISO 4217). */
+  billed: Record<string, Decimal>;
+  failures: Array<{ packageId: number; reason: string }>;
+}
+
+export interface BillingRunListener {
+  started?(due: number): void;
+  /** After each subscription (billed, skipped or failed). */
+  progressed?(done: number, due: number): void;
+  invoiced?(invoice: RunInvoice): void;
+}
+
+/** One of `count` workers billing the same run at once (`npm run billing -- --workers`). */
+export interface RunWorker {
+  index: number;
+  count: number;
+}
+
+/** The totals billed per currency, for a summary line. */
+export function describeTotals(billed: Record<string, Decimal>): string {
+  const entries = Object.entries(billed);
+  if (entries.length === 0) return 'nothing';
+  return entries.map(([currency, total]) => `${total.toFixed(2)} ${currency}`).join(', ');
+}
