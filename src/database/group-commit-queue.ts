@@ -10,6 +10,8 @@ export type QueuedWork<T> = (manager: EntityManager) => Promise<T>;
 /** A unit waiting in a writer's queue, with the promise its caller awaits. */
 export interface QueuedUnit {
   work: QueuedWork<unknown>;
+  /** Runs in a transaction of its own: its group's deferred rows were refused together. */
+  alone?: boolean;
   resolve(result: unknown): void;
   reject(error: unknown): void;
 }

@@ -29,6 +29,10 @@ export const MAX_GROUP_MS = 20;
  * - a unit that fails is rolled back to its savepoint and fails alone, at once;
  * - the others succeed only once the COMMIT has succeeded (then they are as durable as
  *   with a transaction each); if the COMMIT fails, they all fail and nothing is kept;
+ * - the units' deferred rows (revisions, events no hook wants) are written at the group's
+ *   end, one INSERT per table; if the database refuses them, the group is undone and each
+ *   of its units runs again alone, first in the queue, where a refused row fails its own
+ *   unit only (no body that is undone can have called out: outside-call-guard.ts);
  * - a lone write is a group of one, started at the next turn.
  * The transaction is never left open while the event loop waits (unless a unit itself
  * awaits I/O, as before), so reads and writes outside it never see or join it.
@@ -62,7 +66,7 @@ export class SqliteGroupCommit extends GroupCommitQueue {
     while (
       this.queue.length > 0 &&
       units < MAX_GROUP_UNITS &&
-      (units === 0 || performance.now() - openedAt < MAX_GROUP_MS)
+      (units === 0 || (performance.now() - openedAt < MAX_GROUP_MS && !this.queue[0].alone))
     ) {
       const unit = this.queue.shift() as Queued;
       units++;
@@ -74,9 +78,21 @@ export class SqliteGroupCommit extends GroupCommitQueue {
         return;
       }
       if (outcome) finished.push(outcome);
+      if (unit.alone) break;
     }
     try {
       await flushDeferredInserts(manager);
+    } catch (error) {
+      if (finished.length < 2) return this.abandon(runner, finished, error);
+      // The units' deferred rows were refused together and cannot be told apart: the group
+      // is undone and each unit runs again alone, first in the queue, where a refused row
+      // fails its own unit only (as MySQL's group commit does).
+      await rollBackWhole(runner);
+      for (const { unit } of finished) unit.alone = true;
+      this.queue.unshift(...finished.map(({ unit }) => unit));
+      return;
+    }
+    try {
       await runner.commitTransaction();
     } catch (error) {
       await this.abandon(runner, finished, error);
@@ -118,14 +134,7 @@ export class SqliteGroupCommit extends GroupCommitQueue {
 
   /** Rolls the whole group back and fails every unit that had succeeded in it. */
   private async abandon(runner: QueryRunner, finished: Finished[], error: unknown): Promise<void> {
-    // Unwind any savepoint levels TypeORM still counts, then the transaction.
-    while (runner.isTransactionActive) {
-      try {
-        await runner.rollbackTransaction();
-      } catch {
-        await forceEnd(runner);
-      }
-    }
+    await rollBackWhole(runner);
     this.failAll(
       finished.map((f) => f.unit),
       error,
@@ -134,6 +143,17 @@ export class SqliteGroupCommit extends GroupCommitQueue {
 
   private failAll(units: Queued[], error: unknown): void {
     for (const unit of units) unit.reject(error);
+  }
+}
+
+/** Unwinds any savepoint levels TypeORM still counts, then the transaction. */
+async function rollBackWhole(runner: QueryRunner): Promise<void> {
+  while (runner.isTransactionActive) {
+    try {
+      await runner.rollbackTransaction();
+    } catch {
+      await forceEnd(runner);
+    }
   }
 }
 
