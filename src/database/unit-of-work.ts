@@ -26,8 +26,9 @@ export interface Tx {
  *   concurrent transaction (deadlock victim, lock wait timeout, a unique key taken by a
  *   commit since its check) is rolled back and started afresh in a transaction of its own,
  *   a bounded number of times, so the answer is what a sequential request would get. When
- *   the database refuses a group's transaction (a deadlock rolls the whole group back),
- *   each of its units runs again in a fresh transaction of its own. Nothing of the refused
+ *   the database refuses a group's transaction (a deadlock rolls the whole group back) or
+ *   the deferred rows its units wrote together at its end, each of its units runs again in
+ *   a fresh transaction of its own. Nothing of the refused
  *   run survives: its writes are undone, its `afterCommit` callbacks dropped, and it
  *   cannot have called out. A body must therefore keep its effects in the database (or
  *   in what it returns), not in variables of its caller.
