@@ -19,10 +19,10 @@ export const MAX_MYSQL_GROUP_UNITS = 16;
 export const MAX_MYSQL_GROUP_MS = 20;
 /**
  * Groups (or lone units) running at once, each on a pooled connection. Units that arrive
- * while this many run wait and share the next group's COMMIT. Fewer groups share more
- * (statements per create: 2 at once 3.4 units a group, 4 at once 1.1, before the deferred
- * rows moved to the group's end); more use the database's second core while this process
- * builds the next answers. With the deferred rows at the group's end, 3 at once beat 2 in
+ * while this many run wait and share the next group's COMMIT. Fewer groups in flight put
+ * more units in each COMMIT (3.4 a group with 2 in flight, 1.1 with 4, measured before the
+ * deferred rows moved to the group's end); more let the database work on one group while
+ * this process builds the next answers. With the deferred rows at the group's end, 3 beat 2 in
  * all four alternating pairs of `npm run bench` creates (ratios 0.39/0.38, 0.39/0.38,
  * 0.41/0.38, 0.37/0.36); 1 left the server waiting, 4 was no better (bench/RESULTS.md).
  */
