@@ -95,22 +95,15 @@ async function billHere(config: AppConfig, asOf: Date | undefined, args: CliArgs
 }
 
 /**
- * The run in `args.workers` processes (this command again, each with `--worker i/n`, the
- * same moment and the same flags): one progress line and one summary for all of them.
+ * The run in `args.workers` processes (this command again, each with `--worker i/n` and the
+ * same moment; never a dry run, refused before): one progress line and one summary for all.
  */
 async function billInWorkers(asOf: Date, args: CliArgs): Promise<number> {
-  const progress = new RunProgress(process.stdout, args.dryRun);
+  const progress = new RunProgress(process.stdout, false);
   const { summary, lostWorkers } = await runInWorkers(
     asOf,
-    args.dryRun,
     args.workers,
-    (index) => [
-      '--as-of',
-      asOf.toISOString(),
-      ...(args.dryRun ? ['--dry-run'] : []),
-      '--worker',
-      `${index + 1}/${args.workers}`,
-    ],
+    (index) => ['--as-of', asOf.toISOString(), '--worker', `${index + 1}/${args.workers}`],
     progress,
   );
   progress.finish(summary);

@@ -1,5 +1,5 @@
-import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { plainReader } from 'src/database/entity-reader';
+import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { plainReader, ReadClause } from 'src/database/entity-reader';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 
 /**
@@ -44,12 +44,12 @@ export function dueSubscriptions(m: EntityManager, asOf: Date): SelectQueryBuild
 export function readDueSubscriptions(
   m: EntityManager,
   asOf: Date,
-  clause: { where: string; params?: ObjectLiteral; tail?: string },
+  clause: ReadClause & { where: string },
 ): Promise<Subscription[]> {
   return plainReader(m, Subscription).many(m, {
+    ...clause,
     where: `${dueSql('e')} AND (${clause.where})`,
     params: { ...clause.params, asOf },
-    tail: clause.tail,
   });
 }
 

@@ -65,7 +65,8 @@ export class WorkerReporter implements BillingRunListener {
 }
 
 /**
- * One run in `count` worker processes at once (this script again, with `workerArgs(i)`):
+ * One run (never a dry run: workers share it through what it writes) in `count` worker
+ * processes at once (this script again, with `workerArgs(i)`):
  * their progress shown as one (`listener`), their summaries added up. Each worker starts on
  * its own share of the due subscriptions and goes round to it (BillingRun), and the row locks
  * and the `billing_cycle` key keep each cycle billed once whichever worker reaches it. A
@@ -74,12 +75,11 @@ export class WorkerReporter implements BillingRunListener {
  */
 export async function runInWorkers(
   asOf: Date,
-  dryRun: boolean,
   count: number,
   workerArgs: (index: number) => string[],
   listener: BillingRunListener,
 ): Promise<{ summary: BillingRunSummary; lostWorkers: string[] }> {
-  const summary: BillingRunSummary = { asOf, dryRun, due: 0, invoices: 0, billed: {}, failures: [] };
+  const summary: BillingRunSummary = { asOf, dryRun: false, due: 0, invoices: 0, billed: {}, failures: [] };
   const done = new Array<number>(count).fill(0);
   let started = false;
   const lostWorkers: string[] = [];
@@ -101,7 +101,13 @@ export async function runInWorkers(
               case 'progressed':
                 done[index] = message.done;
                 // A subscription two workers reached is counted by both: never shown past the due count.
-                listener.progressed?.(Math.min(summary.due, done.reduce((a, b) => a + b, 0)), summary.due);
+                listener.progressed?.(
+                  Math.min(
+                    summary.due,
+                    done.reduce((a, b) => a + b, 0),
+                  ),
+                  summary.due,
+                );
                 break;
               case 'invoiced':
                 listener.invoiced?.({
