@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { DataSource, In, IsNull } from 'typeorm';
+import { DataSource, DataSourceOptions, In, IsNull } from 'typeorm';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { ZERO } from 'src/core/money/decimal';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { accountDate } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { EntityReader, plainReader } from 'src/database/entity-reader';
+import { MAX_MYSQL_GROUPS_IN_FLIGHT } from 'src/database/mysql-group-commit';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
@@ -25,8 +26,15 @@ import { BillingRunListener, BillingRunSummary, describeTotals, RunInvoice, RunW
 const BATCH = 500;
 /** Subscriptions billed at once: their units share group commits (SQLite) or use the pool (MySQL). */
 const CONCURRENCY = 4;
-/** A batch's cycles are billed in this many units at once (MariaDB runs two transactions in flight). */
-const UNITS_PER_BATCH = 2;
+/**
+ * A batch's cycles are billed in this many units at once, each in a transaction of its own:
+ * on MySQL/MariaDB one per transaction the group commit runs in flight (three units beat two
+ * in five alternating pairs of 20,000 or 30,000 due; at 100,000 one pair went each way:
+ * bench/RESULTS.md). SQLite has one writer, and a third unit there only waits.
+ */
+function unitsPerBatch(type: DataSourceOptions['type']): number {
+  return type === 'mysql' ? MAX_MYSQL_GROUPS_IN_FLIGHT : 2;
+}
 /** A run as of a moment long after the last one bills every cycle up to it, but never loops forever. */
 const MAX_CYCLES_PER_SUBSCRIPTION = 1000;
 
@@ -188,7 +196,7 @@ export class BillingRun {
   }
 
   /**
-   * The next cycle of every subscription of a batch in UNITS_PER_BATCH units: each locks its
+   * The next cycle of every subscription of a batch in unitsPerBatch units: each locks its
    * rows at once (MySQL/MariaDB: rows another transaction holds are skipped), bills each cycle
    * as its own unit would, and writes its deferred rows (events, revisions) in multi-row
    * INSERTs at its end. Usage is pulled before the units; a subscription whose pull failed is
@@ -220,7 +228,7 @@ export class BillingRun {
     if (cycles.length === 0) return [];
     cycles.sort((a, b) => a.id - b.id);
     // Units in flight at once, each on a connection of its own: the statements are round trips.
-    const parts = chunk(cycles, Math.ceil(cycles.length / UNITS_PER_BATCH));
+    const parts = chunk(cycles, Math.ceil(cycles.length / unitsPerBatch(this.dataSource.options.type)));
     const outcomes = new Map<number, UnitOutcome>();
     const failedIds = new Set<number>();
     await Promise.all(
