@@ -215,11 +215,11 @@ const OTHER_INSERTED_TABLES: ReadonlyArray<{
   id: string;
   copy: (row: ObjectLiteral) => ObjectLiteral;
 }> = [
-  { entity: InvoiceSchedule, id: 'invoice_schedule_id', copy: (r: ObjectLiteral) => ({ ...r, token: copyToken(r) }) },
-  { entity: DomainEvent, id: 'domain_event_id', copy: (r: ObjectLiteral) => r },
-  { entity: Revision, id: 'revision_id', copy: (r: ObjectLiteral) => r },
+  { entity: InvoiceSchedule, id: 'invoice_schedule_id', copy: (r) => ({ ...r, token: copyToken(r) }) },
+  { entity: DomainEvent, id: 'domain_event_id', copy: (r) => r },
+  { entity: Revision, id: 'revision_id', copy: (r) => r },
   // Unique on (package_id, cycle_start): the copy names no package.
-  { entity: BillingCycle, id: 'billing_cycle_id', copy: (r: ObjectLiteral) => ({ ...r, package_id: -r.package_id }) },
+  { entity: BillingCycle, id: 'billing_cycle_id', copy: (r) => ({ ...r, package_id: -r.package_id }) },
 ];
 
 function copyToken(row: ObjectLiteral): string {
@@ -252,8 +252,9 @@ async function copyOtherRows(
   let seconds = 0;
   let rows = 0;
   const counts: string[] = [];
+  const lastAfterRun = await lastIds(dataSource);
   for (const { entity, id, copy } of OTHER_INSERTED_TABLES) {
-    const last = (await lastIds(dataSource)).get(id)!;
+    const last = lastAfterRun.get(id)!;
     let after = before.get(id)!;
     let copied = 0;
     while (after < last) {

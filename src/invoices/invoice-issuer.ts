@@ -173,10 +173,10 @@ export function lineSpecOf(line: InvoiceDraftLine, index = 0): LineSpec {
   };
 }
 
-/** What an invoice row takes beside its draft: computed once per draft by issueMany. */
 /** Every key of T, whatever its value. */
 type Listed<T> = { [K in keyof T]: unknown };
 
+/** What an invoice row takes beside its draft: computed once per draft by issueMany. */
 interface RowFacts {
   dueDate: string;
   sums: InvoiceSums;
