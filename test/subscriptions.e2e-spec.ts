@@ -187,6 +187,47 @@ describe('subscriptions (/package)', () => {
     expect(invoices.map((i) => i.invoice_id)).toEqual([invoice]);
   });
 
+  it('sums the money of every invoice of a subscription: paid, part paid, credited; a void one not at all', async () => {
+    const owner = await createId(t, '/api/v3/customer', { company: 'Long subscriber' });
+    const id = await createId(t, '/api/v3/package', { customer_id: owner, line_items: [{ item_id: plan }] });
+    const invoices: number[] = [];
+    for (const date of ['2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01']) {
+      invoices.push(
+        await createId(t, '/api/v3/invoice', {
+          customer_id: owner,
+          date,
+          terms_id: 1,
+          line_items: [{ item_id: plan }],
+        }),
+      );
+    }
+    await t.dataSource.query(`UPDATE invoice SET package_id = ${id} WHERE invoice_id IN (${invoices.join(', ')})`);
+    const [paid, partPaid, credited, voided] = invoices;
+    const apply = (invoice: number, transaction_type: string, gateway_method: string, amount: number) =>
+      t
+        .post('/api/v3/transaction', {
+          customer_id: owner,
+          transaction_type,
+          gateway_method,
+          amount,
+          applied_to: [{ invoice_id: invoice }],
+        })
+        .expect(201);
+    await apply(paid, 'pay', 'check', 99);
+    await apply(partPaid, 'pay', 'check', 40);
+    await apply(credited, 'cre', 'credit', 20);
+    await t.post(`/api/v3/invoice/${voided}?action=void`, {}).expect(200);
+    expect(await pkg(id)).toMatchObject({
+      amount_invoiced: 297,
+      amount_collected: 159,
+      amount_due: 138,
+      is_overdue: true,
+      // The part-paid invoice, due on Feb 1, is the oldest one owing.
+      days_overdue: 68,
+      package_status_str: 'active-overdue',
+    });
+  });
+
   it('refuses bad input with a 400 naming the problem, and writes nothing', async () => {
     const before = await counts();
     const cases: Array<[Json, string]> = [

@@ -13,9 +13,12 @@ import { InvoiceLine } from './entities/invoice-line.entity';
 import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceExtensions } from './invoice-extensions';
-import { InvoiceFigures, invoiceFigures } from './invoice-figures';
+import { InvoiceFacts, InvoiceFigures, invoiceFigures } from './invoice-figures';
 import { InvoicePresenter, LINE_ITEM_COLUMNS, LineWithItem } from './invoice.presenter';
 import { WireFullInvoice, WireInvoice } from './wire-invoice';
+
+/** What `factsOfSubscriptions` reads of an invoice. */
+export type SubscriptionInvoiceFacts = InvoiceFacts & Pick<Invoice, 'invoice_id' | 'package_id'>;
 
 /**
  * Reads invoices for the wire: a page of overviews costs one query for the money applied
@@ -26,6 +29,8 @@ import { WireFullInvoice, WireInvoice } from './wire-invoice';
 export class InvoiceReader {
   /** Lines with the item columns a line presents (built on first use: it needs the data source). */
   private linesReader: EntityReader<LineWithItem> | null = null;
+  /** Only what the figures derive from, and whose subscription (built on first use, as linesReader). */
+  private factsReader: EntityReader<SubscriptionInvoiceFacts> | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -40,13 +45,38 @@ export class InvoiceReader {
     return accountDate(this.clock.now(), this.wire.timezone);
   }
 
-  async figuresFor(manager: EntityManager, invoices: Invoice[]): Promise<Map<number, InvoiceFigures>> {
+  async figuresFor(
+    manager: EntityManager,
+    invoices: ReadonlyArray<InvoiceFacts & { invoice_id: number }>,
+  ): Promise<Map<number, InvoiceFigures>> {
     const applied = await this.extensions.appliedFor(
       manager,
       invoices.map((i) => i.invoice_id),
     );
     const today = this.today();
     return new Map(invoices.map((i) => [i.invoice_id, invoiceFigures(i, applied.get(i.invoice_id)!, today)]));
+  }
+
+  /**
+   * The invoices of these subscriptions that are not void, with only the columns their
+   * figures derive from: one query. A subscription billed monthly for years has dozens, and
+   * a billing run presents every subscription it bills; whole rows made its cost grow with
+   * that history (bench/RESULTS.md, BENCH_HISTORY).
+   */
+  async factsOfSubscriptions(
+    manager: EntityManager,
+    packageIds: readonly number[],
+  ): Promise<SubscriptionInvoiceFacts[]> {
+    if (packageIds.length === 0) return [];
+    this.factsReader ??= new EntityReader<SubscriptionInvoiceFacts>(manager.connection, {
+      entity: Invoice,
+      alias: 'i',
+      columns: ['package_id', 'total', 'due_date', 'void_datetime', 'in_collections'],
+    });
+    return this.factsReader.many(manager, {
+      where: 'i.package_id IN (:...ids) AND i.void_datetime IS NULL',
+      params: { ids: [...packageIds] },
+    });
   }
 
   async overviews(manager: EntityManager, invoices: Invoice[]): Promise<WireInvoice[]> {

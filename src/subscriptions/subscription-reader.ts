@@ -6,7 +6,6 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney } from 'src/core/money/decimal';
 import { EntityReader, plainReader } from 'src/database/entity-reader';
 import { linesWithItemReader } from 'src/items/lines-with-item';
-import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { InvoiceReader } from 'src/invoices/invoice-reader';
 import { LoadedTierset, loadTiersetsById } from 'src/items/tierset-loader';
 import { SubscriptionLine } from './entities/subscription-line.entity';
@@ -106,13 +105,10 @@ export class SubscriptionReader {
     subs: Subscription[],
     lines: SubscriptionLine[],
   ): Promise<Map<number, SubscriptionFigures>> {
-    const ids = subs.map((s) => s.package_id);
-    const invoices = ids.length
-      ? await plainReader(m, Invoice).many(m, {
-          where: 'e.package_id IN (:...ids) AND e.void_datetime IS NULL',
-          params: { ids },
-        })
-      : [];
+    const invoices = await this.invoices.factsOfSubscriptions(
+      m,
+      subs.map((s) => s.package_id),
+    );
     const invoiceFigures = await this.invoices.figuresFor(m, invoices);
     const now = this.clock.now();
     const invoicesOf = groupBy(invoices, (i) => i.package_id);

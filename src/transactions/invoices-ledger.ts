@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
 import { ZERO } from 'src/core/money/decimal';
+import { EntityReader } from 'src/database/entity-reader';
 import { Tx } from 'src/database/unit-of-work';
 import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
@@ -16,7 +17,8 @@ import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
 import { COUNTING_STATUSES } from './transaction-status';
 
-type AppliedRow = TransactionApplied & { transaction: Transaction };
+/** An application with the columns of its transaction that the money applied derives from (null: none). */
+type AppliedRow = TransactionApplied & { transaction: Transaction | null };
 
 /**
  * Transactions over the invoices module: the money applied to each invoice (payments,
@@ -26,6 +28,10 @@ type AppliedRow = TransactionApplied & { transaction: Transaction };
  */
 @Injectable()
 export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
+  /** Built on first use (they need the data source). */
+  private appliedReader: EntityReader<AppliedRow> | null = null;
+  private totalsReader: EntityReader<Invoice> | null = null;
+
   constructor(
     private readonly extensions: InvoiceExtensions,
     private readonly reader: InvoiceReader,
@@ -101,27 +107,44 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
    * transactions count; a failed payment attempt counts as a decline.
    */
   private async appliedFor(m: EntityManager, invoiceIds: number[]): Promise<Map<number, Partial<InvoiceApplied>>> {
-    const rows = (await m
-      .createQueryBuilder(TransactionApplied, 'ta')
-      .innerJoinAndMapOne('ta.transaction', Transaction, 't', 't.transaction_id = ta.transaction_id')
-      // One expanded list, not In(): a named parameter per id costs a batch's read more than the query.
-      .where('ta.invoice_id IN (:...ids)', { ids: invoiceIds })
-      .orderBy('t.transaction_datetime', 'ASC')
-      .addOrderBy('ta.transaction_applied_id', 'ASC')
-      .getMany()) as AppliedRow[];
+    // Only the columns the money applied derives from, through precomputed readers: every
+    // invoice of a subscription is asked about whenever it is presented (a billing run's
+    // package/generate), and whole transactions made that cost grow with its history.
+    this.appliedReader ??= new EntityReader<AppliedRow>(m.connection, {
+      entity: TransactionApplied,
+      alias: 'ta',
+      columns: ['invoice_id', 'applied'],
+      joins: [
+        {
+          property: 'transaction',
+          entity: Transaction,
+          alias: 't',
+          on: 't.transaction_id = ta.transaction_id',
+          columns: ['transaction_type', 'status_str', 'transaction_date', 'transaction_datetime'],
+        },
+      ],
+    });
+    this.totalsReader ??= new EntityReader<Invoice>(m.connection, { entity: Invoice, alias: 'i', columns: ['total'] });
+    const rows = (
+      await this.appliedReader.many(m, {
+        where: 'ta.invoice_id IN (:...ids)',
+        params: { ids: invoiceIds },
+        tail: 'ORDER BY t.transaction_datetime ASC, ta.transaction_applied_id ASC',
+      })
+    ).filter((row) => row.transaction !== null);
     const result = new Map<number, Partial<InvoiceApplied>>();
     if (!rows.length) return result;
     const totals = new Map(
       (
-        await m.find(Invoice, {
-          where: { invoice_id: In([...new Set(rows.map((r) => r.invoice_id))]) },
-          select: { invoice_id: true, total: true },
+        await this.totalsReader.many(m, {
+          where: 'i.invoice_id IN (:...ids)',
+          params: { ids: [...new Set(rows.map((r) => r.invoice_id))] },
           withDeleted: true,
         })
       ).map((i) => [i.invoice_id, i.total]),
     );
     for (const row of rows) {
-      const t = row.transaction;
+      const t = row.transaction!;
       let entry = result.get(row.invoice_id);
       if (!entry) {
         entry = { payments: ZERO, credits: ZERO, refunds: ZERO, declines: 0, paid_date: null };
