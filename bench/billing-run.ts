@@ -18,7 +18,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DataSource, EntityManager, EntityTarget, In, ObjectLiteral } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget, In, MoreThan, ObjectLiteral } from 'typeorm';
 import { BillingRun } from 'src/billing-runs/runs/billing-run';
 import { insertRows, insertRowsReturningIds } from 'src/database/insert-row';
 import { UnitOfWork } from 'src/database/unit-of-work';
@@ -27,7 +27,11 @@ import { Revision } from 'src/core/revisions/revision.entity';
 import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
 import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
+import { Item } from 'src/items/entities/item.entity';
+import { TransactionApplied } from 'src/transactions/entities/transaction-applied.entity';
+import { Transaction } from 'src/transactions/entities/transaction.entity';
 import { BillingCycle } from 'src/subscriptions/entities/billing-cycle.entity';
+import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { createId } from '../test/support/catalog-fixtures';
 import { cloneSubscriptions } from '../test/support/due-subscriptions';
 import { createTestApp, TestApp } from '../test/support/test-app';
@@ -49,9 +53,13 @@ async function main(): Promise<void> {
     const asOf = new Date('2026-03-01T16:00:00Z');
     t.clock.set(asOf);
     const template = await seedTemplate(t);
-    await cloneSubscriptions(t.dataSource, template, count - 1);
+    const clones = await cloneSubscriptions(t.dataSource, template, count - 1);
+    const history = Number(process.env.BENCH_HISTORY ?? 0);
+    if (!Number.isInteger(history) || history < 0) throw new Error('BENCH_HISTORY must be a whole number');
+    if (history > 0) await seedHistory(t, [template, ...clones], history);
 
     const before = await lastIds(t.dataSource);
+    const lastInvoiceBefore = await lastId(t.dataSource, Invoice, 'invoice_id');
     const inProcess = process.env.BENCH_IN_PROCESS === '1';
     const run = inProcess ? await runInProcess(t, asOf) : await runCompiledCli(t, asOf, join(workDir, 'bench.sqlite'));
     if (run.invoices !== count || run.failures > 0) {
@@ -61,7 +69,7 @@ async function main(): Promise<void> {
     const peakOfThisProcess = peak.stop();
 
     const uow = t.app.get(UnitOfWork);
-    const baselineSeconds = await copyInvoices(t.dataSource, uow);
+    const baselineSeconds = await copyInvoices(t.dataSource, uow, lastInvoiceBefore);
     const otherRows = await copyOtherRows(t.dataSource, uow, before);
     const allRowsSeconds = baselineSeconds + otherRows.seconds;
     const runRate = count / runSeconds;
@@ -170,9 +178,82 @@ async function seedTemplate(t: TestApp): Promise<number> {
   return createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: plan }] });
 }
 
+/**
+ * BENCH_HISTORY: `perSubscription` earlier invoices of each subscription, each paid by a
+ * check, as a subscription billed for months has: what presenting a subscription reads grows
+ * with them. Copies of one invoice and its payment made through the API, in batched INSERTs.
+ */
+async function seedHistory(t: TestApp, packageIds: number[], perSubscription: number): Promise<void> {
+  const m = t.dataSource.manager;
+  const subs = await m.find(Subscription, { select: { package_id: true, customer_id: true } });
+  const customerOf = new Map(subs.map((s) => [s.package_id, s.customer_id]));
+  const item = await m.findOneByOrFail(Item, { name: 'Plan' });
+  const customer = customerOf.get(packageIds[0]);
+  const first = await createId(t, '/api/v3/invoice', {
+    customer_id: customer,
+    date: '2026-02-01',
+    line_items: [{ item_id: item.item_id }],
+  });
+  const payment = await createId(t, '/api/v3/transaction', {
+    customer_id: customer,
+    transaction_type: 'pay',
+    gateway_method: 'check',
+    amount: '10.00',
+    applied_to: [{ invoice_id: first }],
+  });
+  const { invoice_id: _invoice, ...invoice } = await m.findOneByOrFail(Invoice, { invoice_id: first });
+  const { transaction_id: _payment, ...transaction } = await m.findOneByOrFail(Transaction, {
+    transaction_id: payment,
+  });
+  const { transaction_applied_id: _applied, ...applied } = await m.findOneByOrFail(TransactionApplied, {
+    transaction_id: payment,
+  });
+  // The template's own rows go: only the copies are history (the run's customer figures stay its own).
+  await m.delete(TransactionApplied, { transaction_id: payment });
+  await m.delete(Transaction, { transaction_id: payment });
+  await m.delete(InvoiceSchedule, { invoice_id: first });
+  await m.delete(InvoiceLine, { invoice_id: first });
+  await m.delete(Invoice, { invoice_id: first });
+  const owners = packageIds.flatMap((package_id) =>
+    Array.from({ length: perSubscription }, () => ({ package_id, customer_id: customerOf.get(package_id)! })),
+  );
+  for (let at = 0; at < owners.length; at += ROWS_PER_INSERT) {
+    const part = owners.slice(at, at + ROWS_PER_INSERT);
+    const token = (kind: string, i: number): string => `${kind}${(at + i).toString(36)}`;
+    const invoiceIds = await insertRowsReturningIds(
+      m,
+      Invoice,
+      part.map((owner, i) => ({ ...invoice, ...owner, token: token('h', i), refnumber: null, external_key: null })),
+    );
+    const paymentIds = await insertRowsReturningIds(
+      m,
+      Transaction,
+      part.map((owner, i) => ({
+        ...transaction,
+        customer_id: owner.customer_id,
+        token: token('p', i),
+        external_key: null,
+      })),
+    );
+    await insertRows(
+      m,
+      TransactionApplied,
+      part.map((owner, i) => ({
+        ...applied,
+        transaction_id: paymentIds[i],
+        invoice_id: invoiceIds[i],
+        invoice_customer_id: owner.customer_id,
+      })),
+    );
+  }
+}
+
 /** The baseline: the run's invoices and lines written again as copies, BATCH invoices per transaction. */
-async function copyInvoices(dataSource: DataSource, uow: UnitOfWork): Promise<number> {
-  const invoices = await dataSource.manager.find(Invoice, { order: { invoice_id: 'ASC' } });
+async function copyInvoices(dataSource: DataSource, uow: UnitOfWork, afterId: number): Promise<number> {
+  const invoices = await dataSource.manager.find(Invoice, {
+    where: { invoice_id: MoreThan(afterId) },
+    order: { invoice_id: 'ASC' },
+  });
   const lines = await dataSource.manager.find(InvoiceLine, {
     where: { invoice_id: In(invoices.map((i) => i.invoice_id).slice(0, 1)) },
   });
@@ -229,14 +310,17 @@ function copyToken(row: ObjectLiteral): string {
 /** Each of OTHER_INSERTED_TABLES' last id (0 when empty). */
 async function lastIds(dataSource: DataSource): Promise<Map<string, number>> {
   const last = new Map<string, number>();
-  for (const { entity, id } of OTHER_INSERTED_TABLES) {
-    const row = await dataSource.manager
-      .createQueryBuilder(entity, 'e')
-      .select(`MAX(e.${id})`, 'last')
-      .getRawOne<{ last: number | string | null }>();
-    last.set(id, Number(row?.last ?? 0));
-  }
+  for (const { entity, id } of OTHER_INSERTED_TABLES) last.set(id, await lastId(dataSource, entity, id));
   return last;
+}
+
+/** A table's last id (0 when empty). */
+async function lastId(dataSource: DataSource, entity: EntityTarget<ObjectLiteral>, id: string): Promise<number> {
+  const row = await dataSource.manager
+    .createQueryBuilder(entity, 'e')
+    .select(`MAX(e.${id})`, 'last')
+    .getRawOne<{ last: number | string | null }>();
+  return Number(row?.last ?? 0);
 }
 
 /**
