@@ -17,8 +17,16 @@ import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
 import { COUNTING_STATUSES } from './transaction-status';
 
-/** An application with the columns of its transaction that the money applied derives from (null: none). */
-type AppliedRow = TransactionApplied & { transaction: Transaction | null };
+/** The columns of a transaction that the money it applies derives from. */
+type AppliedBy = Pick<
+  Transaction,
+  'transaction_id' | 'transaction_type' | 'status_str' | 'transaction_date' | 'transaction_datetime'
+>;
+/** An application as read, with its transaction (null when there is none). */
+type ReadApplication = Pick<TransactionApplied, 'transaction_applied_id' | 'invoice_id' | 'applied'> & {
+  transaction?: AppliedBy | null;
+};
+type AppliedRow = ReadApplication & { transaction: AppliedBy };
 
 /**
  * Transactions over the invoices module: the money applied to each invoice (payments,
@@ -29,8 +37,8 @@ type AppliedRow = TransactionApplied & { transaction: Transaction | null };
 @Injectable()
 export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
   /** Built on first use (they need the data source). */
-  private appliedReader: EntityReader<AppliedRow> | null = null;
-  private totalsReader: EntityReader<Invoice> | null = null;
+  private appliedReader: EntityReader<ReadApplication> | null = null;
+  private totalsReader: EntityReader<Pick<Invoice, 'invoice_id' | 'total'>> | null = null;
 
   constructor(
     private readonly extensions: InvoiceExtensions,
@@ -110,7 +118,7 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
     // Only the columns the money applied derives from, through precomputed readers: every
     // invoice of a subscription is asked about whenever it is presented (a billing run's
     // package/generate), and whole transactions made that cost grow with its history.
-    this.appliedReader ??= new EntityReader<AppliedRow>(m.connection, {
+    this.appliedReader ??= new EntityReader<ReadApplication>(m.connection, {
       entity: TransactionApplied,
       alias: 'ta',
       columns: ['invoice_id', 'applied'],
@@ -124,14 +132,14 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
         },
       ],
     });
-    this.totalsReader ??= new EntityReader<Invoice>(m.connection, { entity: Invoice, alias: 'i', columns: ['total'] });
+    this.totalsReader ??= new EntityReader(m.connection, { entity: Invoice, alias: 'i', columns: ['total'] });
     const rows = (
       await this.appliedReader.many(m, {
         where: 'ta.invoice_id IN (:...ids)',
         params: { ids: invoiceIds },
         tail: 'ORDER BY t.transaction_datetime ASC, ta.transaction_applied_id ASC',
       })
-    ).filter((row) => row.transaction !== null);
+    ).filter((row): row is AppliedRow => !!row.transaction);
     const result = new Map<number, Partial<InvoiceApplied>>();
     if (!rows.length) return result;
     const totals = new Map(
@@ -144,7 +152,7 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
       ).map((i) => [i.invoice_id, i.total]),
     );
     for (const row of rows) {
-      const t = row.transaction!;
+      const t = row.transaction;
       let entry = result.get(row.invoice_id);
       if (!entry) {
         entry = { payments: ZERO, credits: ZERO, refunds: ZERO, declines: 0, paid_date: null };

@@ -51,6 +51,10 @@ interface CycleInputs {
   catalog: PricingCatalog;
 }
 
+/** What a summary shows of an invoice, and of each of its lines. */
+type SummaryInvoice = Pick<Invoice, 'invoice_id' | 'date' | 'currency_id' | 'total'>;
+type SummaryLine = Pick<InvoiceLine, 'line_item_id' | 'invoice_id' | 'descrip' | 'line_origin' | 'line_subtotal'>;
+
 /** One subscription's next cycle in a batch's unit, with what was read for it before the unit. */
 interface BatchCycle {
   id: number;
@@ -90,8 +94,8 @@ export class BillingRun {
   private readonly logger = new Logger('BillingRun');
   // Only the columns a summary shows, without the query builder: whole rows, or `find`'s
   // hydration, cost a run's CPU for nothing.
-  private readonly invoiceSummaries: EntityReader<Invoice>;
-  private readonly lineSummaries: EntityReader<InvoiceLine>;
+  private readonly invoiceSummaries: EntityReader<SummaryInvoice>;
+  private readonly lineSummaries: EntityReader<SummaryLine>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -429,7 +433,7 @@ export class BillingRun {
       tail: 'ORDER BY l.invoice_id ASC, l.sort_order ASC',
     });
     const invoiceById = new Map(invoices.map((i) => [i.invoice_id, i]));
-    const linesByInvoice = new Map<number, InvoiceLine[]>();
+    const linesByInvoice = new Map<number, SummaryLine[]>();
     for (const line of lines) {
       const ofInvoice = linesByInvoice.get(line.invoice_id);
       if (ofInvoice) ofInvoice.push(line);
