@@ -19,10 +19,17 @@ import { scheduleBalances } from './schedule-balances';
 import { customFields10, customFields20 } from 'src/core/wire/custom-fields';
 import { WireInvoice, WireInvoiceDelivery, WireInvoiceLine, WireInvoiceScheduleEntry } from './wire-invoice';
 
-export type LineWithItem = InvoiceLine & { item?: Item | null };
+/** A line with the item columns a read of lines for the wire loads (LINE_ITEM_COLUMNS). */
+export type LineWithItem = InvoiceLine & { item?: Pick<Item, 'item_id' | (typeof LINE_ITEM_COLUMNS)[number]> | null };
 
 /** The item columns `line` presents: all a read of lines for the wire needs to join. */
-export const LINE_ITEM_COLUMNS = ['name', 'external_key', 'token', 'accounting_sku', 'units'] as const;
+export const LINE_ITEM_COLUMNS = [
+  'name',
+  'external_key',
+  'token',
+  'accounting_sku',
+  'units',
+] as const satisfies ReadonlyArray<keyof Item>;
 
 const num = moneyToJson;
 

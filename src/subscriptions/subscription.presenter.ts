@@ -22,7 +22,10 @@ export interface SubscriptionFigures {
   status: SubscriptionStatusStr;
 }
 
-export type LineWithItem = SubscriptionLine & { item?: Item | null };
+/** A line with the item columns a read of lines for the wire loads (LINE_ITEM_COLUMNS). */
+export type LineWithItem = SubscriptionLine & {
+  item?: Pick<Item, 'item_id' | (typeof LINE_ITEM_COLUMNS)[number]> | null;
+};
 
 /** The item columns `line` presents: all a read of lines for the wire needs to join. */
 export const LINE_ITEM_COLUMNS = [
@@ -33,7 +36,7 @@ export const LINE_ITEM_COLUMNS = [
   'units',
   'item_type',
   'is_usage',
-] as const;
+] as const satisfies ReadonlyArray<keyof Item>;
 
 const PAYMETHOD_NAMES: Readonly<Record<string, string>> = {
   crd: 'Credit Card',
