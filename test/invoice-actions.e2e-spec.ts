@@ -2,7 +2,6 @@ import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
-import * as rawQuery from 'src/database/raw-query';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { InvoiceApplied, InvoiceExtensions } from 'src/invoices/invoice-extensions';
 import { InvoiceStatusUpdater } from 'src/invoices/invoice-status-updater';
@@ -10,6 +9,7 @@ import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { Catalog, createCatalog, createId, rowCount } from './support/catalog-fixtures';
 import * as make from './support/factories';
+import { spyOnStatements } from './support/statement-count';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -256,32 +256,24 @@ describe('invoice actions, events and the payments extension point', () => {
     }
     expect(template.total).toBe(104.94);
 
-    // Statements through TypeORM's query runner and through the precomputed readers' raw queries.
-    const runner = t.dataSource.createQueryRunner();
-    const spies = [
-      jest.spyOn(Object.getPrototypeOf(runner) as { query: () => unknown }, 'query'),
-      jest.spyOn(rawQuery, 'queryArrays'),
-      jest.spyOn(rawQuery, 'queryRows'),
-    ];
-    await runner.release();
-    const counted = (): number => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
     // The counter sees every query of the process: stop the background timers (the webhook
     // sweep every 2 s, the ACH settlement every minute), whose queries would land inside a
     // slow read now and then.
     t.app.get(DueWorkScheduler).stop();
+    const statements = await spyOnStatements(t.dataSource);
     const queriesFor = async (limit: number): Promise<number> => {
-      spies.forEach((spy) => spy.mockClear());
+      statements.clear();
       const res = await t.get(`/api/v3/invoice?limit=${limit}`).expect(200);
       expect(res.body.response).toHaveLength(limit);
-      return counted();
+      return statements.count();
     };
     const small = await queriesFor(10);
     const large = await queriesFor(500);
     // The counter does see every query: a full read loads lines, taxes, schedule and deliveries too.
-    spies.forEach((spy) => spy.mockClear());
+    statements.clear();
     await t.get(`/api/v3/invoice/${template.invoice_id as number}`).expect(200);
-    const single = counted();
-    spies.forEach((spy) => spy.mockRestore());
+    const single = statements.count();
+    statements.restore();
     expect(single).toBeGreaterThanOrEqual(5);
     expect(large).toBe(small);
     expect(small).toBeGreaterThanOrEqual(1);

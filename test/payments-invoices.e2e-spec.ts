@@ -1,9 +1,9 @@
-import * as rawQuery from 'src/database/raw-query';
 import { AchSettlementJob } from 'src/transactions/ach-settlement.job';
 import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { SubscriptionPaymethods } from 'src/transactions/subscription-paymethod';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
+import { spyOnStatements } from './support/statement-count';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -153,15 +153,8 @@ describe('payments applied to invoices', () => {
     // The counters see every query of the process: stop the background timers (webhook
     // sweep, ACH settlement; tests run those jobs themselves).
     t.app.get(DueWorkScheduler).stop();
-    const statements: Array<{ mock: { calls: unknown[] }; mockClear(): void; mockRestore(): void }> = [
-      jest.spyOn(rawQuery, 'queryArrays'),
-      jest.spyOn(rawQuery, 'queryRows'),
-    ];
-    const runner = t.dataSource.createQueryRunner();
-    statements.push(jest.spyOn(Object.getPrototypeOf(runner) as { query: () => Promise<unknown> }, 'query'));
-    await runner.release();
-    statements.forEach((spy) => spy.mockClear());
-    const statementCount = () => statements.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+    const statements = await spyOnStatements(t.dataSource);
+    const statementCount = () => statements.count();
     try {
       expect(await customer(c)).toMatchObject(figures);
       expect(statementCount()).toBe(1);
@@ -178,7 +171,7 @@ describe('payments applied to invoices', () => {
       expect(overdue.body.response).toHaveLength(2);
       expect(statementCount()).toBe(3);
     } finally {
-      statements.forEach((spy) => spy.mockRestore());
+      statements.restore();
     }
   });
 

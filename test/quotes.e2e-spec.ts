@@ -1,10 +1,10 @@
 import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
-import * as rawQuery from 'src/database/raw-query';
 import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
+import { spyOnStatements } from './support/statement-count';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -292,20 +292,14 @@ describe('quotes (/quote)', () => {
     const c = await createId(t, '/api/v3/customer', { company: 'Paged' });
     for (let i = 0; i < 3; i++) await newQuote({ customer_id: c, line_items: [{ item_id: plan }, { item_id: taxed }] });
     await received(0); // deliveries of the creates are done before counting
-    const statements: Array<{ mock: { calls: unknown[] }; mockClear(): void; mockRestore(): void }> = [
-      jest.spyOn(rawQuery, 'queryArrays'),
-      jest.spyOn(rawQuery, 'queryRows'),
-    ];
-    const runner = t.dataSource.createQueryRunner();
-    statements.push(jest.spyOn(Object.getPrototypeOf(runner) as { query: () => Promise<unknown> }, 'query'));
-    await runner.release();
+    const statements = await spyOnStatements(t.dataSource);
     try {
-      statements.forEach((spy) => spy.mockClear());
+      statements.clear();
       const page = await t.get(`/api/v3/quote?where=customer_id:EQUALS:${c}`).expect(200);
       expect(page.body.response).toHaveLength(3);
-      expect(statements.reduce((sum, spy) => sum + spy.mock.calls.length, 0)).toBe(1);
+      expect(statements.count()).toBe(1);
     } finally {
-      statements.forEach((spy) => spy.mockRestore());
+      statements.restore();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
-import * as rawQuery from 'src/database/raw-query';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
+import { spyOnStatements } from './support/statement-count';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -277,17 +277,11 @@ describe('subscriptions (/package)', () => {
     // The counters see every statement of the process: stop the background due work (the
     // webhook sweep every 2 s), whose reads would land inside a slow request now and then.
     t.app.get(DueWorkScheduler).stop();
-    const statements: Array<{ mock: { calls: unknown[] }; mockClear(): void; mockRestore(): void }> = [
-      jest.spyOn(rawQuery, 'queryArrays'),
-      jest.spyOn(rawQuery, 'queryRows'),
-    ];
-    const runner = t.dataSource.createQueryRunner();
-    statements.push(jest.spyOn(Object.getPrototypeOf(runner) as { query: () => Promise<unknown> }, 'query'));
-    await runner.release();
+    const statements = await spyOnStatements(t.dataSource);
     const statementsOf = async (path: string): Promise<number> => {
-      statements.forEach((spy) => spy.mockClear());
+      statements.clear();
       await t.get(path).expect(200);
-      return statements.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+      return statements.count();
     };
     try {
       const pageOfOne = await statementsOf(`/api/v3/package?where=customer_id:EQUALS:${c}`);
@@ -299,7 +293,7 @@ describe('subscriptions (/package)', () => {
       // By id, then the subscription, lines, invoices, money applied, tiersets, tiers.
       expect(full).toBe(7);
     } finally {
-      statements.forEach((spy) => spy.mockRestore());
+      statements.restore();
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import * as rawQuery from 'src/database/raw-query';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
 import type { MysqlQueryRunner } from 'typeorm/driver/mysql/MysqlQueryRunner';
 
@@ -42,4 +43,33 @@ export async function countStatements(manager: EntityManager, work: () => Promis
     restore();
   }
   return count;
+}
+
+/** A running count of the statements this process sends, from `spyOnStatements`. */
+export interface StatementSpy {
+  /** Statements since the spy started or was last cleared. */
+  count(): number;
+  clear(): void;
+  restore(): void;
+}
+
+/**
+ * Counts every statement the process sends over a whole request, through TypeORM's query
+ * runners and through the precomputed readers' raw queries (raw-query.ts): spies on both,
+ * process-wide, so stop the due-work timers first. `restore` when done.
+ */
+export async function spyOnStatements(dataSource: DataSource): Promise<StatementSpy> {
+  const runner = dataSource.createQueryRunner();
+  const spies = [
+    jest.spyOn(Object.getPrototypeOf(runner) as { query: () => Promise<unknown> }, 'query'),
+    jest.spyOn(rawQuery, 'queryArrays'),
+    jest.spyOn(rawQuery, 'queryRows'),
+  ];
+  await runner.release();
+  spies.forEach((spy) => spy.mockClear());
+  return {
+    count: () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0),
+    clear: () => spies.forEach((spy) => spy.mockClear()),
+    restore: () => spies.forEach((spy) => spy.mockRestore()),
+  };
 }
