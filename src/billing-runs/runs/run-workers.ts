@@ -1,26 +1,22 @@
 import { fork } from 'node:child_process';
 import Decimal from 'decimal.js';
-import { BillingRunListener, BillingRunSummary, RunInvoice } from './run-summary';
+import { BillingRunListener, BillingRunSummary } from './run-summary';
 
-/** A run's invoice as it crosses the IPC channel (JSON: no Decimal, no Date). */
-type WireInvoice = Omit<RunInvoice, 'cycleStart' | 'total' | 'lines'> & {
-  cycleStart: string;
-  total: string;
-  lines: Array<{ descrip: string | null; origin: string; amount: string }>;
-};
-
-/** What a worker process tells the command line that started it. */
+/**
+ * What a worker process tells the command line that started it. Not each invoice: the
+ * command lists invoices only in a dry run, which never runs in workers, and a message per
+ * invoice cost both processes CPU (JSON over IPC) in a run bound by it.
+ */
 type WorkerMessage =
   | { kind: 'started'; due: number }
   | { kind: 'progressed'; done: number }
-  | { kind: 'invoiced'; invoice: WireInvoice }
   | { kind: 'finished'; invoices: number; billed: Record<string, string>; failures: BillingRunSummary['failures'] };
 
 /** A worker sends its progress at most this often (the command line redraws no faster). */
 const PROGRESS_EVERY_MS = 100;
 
 /**
- * The listener of a worker process (`--worker i/n`): what it bills goes to the command line
+ * The listener of a worker process (`--worker i/n`): its progress and summary go to the command line
  * that started it, which shows one progress line and one summary for all its workers.
  */
 export class WorkerReporter implements BillingRunListener {
@@ -40,18 +36,6 @@ export class WorkerReporter implements BillingRunListener {
     if (now - this.sentAt < PROGRESS_EVERY_MS) return;
     this.sentAt = now;
     this.send({ kind: 'progressed', done });
-  }
-
-  invoiced(invoice: RunInvoice): void {
-    this.send({
-      kind: 'invoiced',
-      invoice: {
-        ...invoice,
-        cycleStart: invoice.cycleStart.toISOString(),
-        total: invoice.total.toString(),
-        lines: invoice.lines.map((l) => ({ ...l, amount: l.amount.toString() })),
-      },
-    });
   }
 
   /** The last progress and the summary, resolved once both are out. */
@@ -108,14 +92,6 @@ export async function runInWorkers(
                   ),
                   summary.due,
                 );
-                break;
-              case 'invoiced':
-                listener.invoiced?.({
-                  ...message.invoice,
-                  cycleStart: new Date(message.invoice.cycleStart),
-                  total: new Decimal(message.invoice.total),
-                  lines: message.invoice.lines.map((l) => ({ ...l, amount: new Decimal(l.amount) })),
-                });
                 break;
               case 'finished':
                 finished = true;
