@@ -75,12 +75,12 @@ export class SubscriptionReader {
     const full = new Map(
       subs.map((sub) => [
         sub.package_id,
-        {
-          ...this.presenter.overview(sub, figures.get(sub.package_id)!),
+        // Added to the overview, not spread into a new literal: see ARCHITECTURE.md ("Objects on hot paths").
+        Object.assign(this.presenter.overview(sub, figures.get(sub.package_id)!), {
           line_items: (linesOf.get(sub.package_id) ?? []).map((l) =>
             this.presenter.line(l, l.tierset_id === null ? undefined : tiersets.get(l.tierset_id)),
           ),
-        },
+        }),
       ]),
     );
     return packageIds.map((id) => full.get(id)!);

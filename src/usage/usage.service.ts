@@ -94,7 +94,7 @@ export class UsageService {
     parsed.forEach((p, k) => {
       const target = targets[k];
       if (typeof target === 'string') outcomes[p.i] = { error: target };
-      else ready.push({ ...p, target });
+      else ready.push({ i: p.i, input: p.input, target });
     });
     const ids = await this.uow.run(async (tx) => {
       const keys = ready.flatMap((r) => (r.input.externalKey === null ? [] : [r.input.externalKey]));
@@ -159,10 +159,15 @@ export class UsageService {
   }
 }
 
-/** The row of a record; `now`, the request's time, is its write time. */
+/**
+ * The row of a record; `now`, the request's time, is its write time. The target's columns
+ * are named, not spread (see ARCHITECTURE.md, "Objects on hot paths"): it is the resolver's whole row.
+ */
 function row(input: UsageRecordInput, target: UsageTarget, now: Date): Partial<UsageRecord> {
   return {
-    ...target,
+    line_item_id: target.line_item_id,
+    package_id: target.package_id,
+    customer_id: target.customer_id,
     usage_value: input.value,
     type: input.type,
     options: input.options.join(','),
