@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { DataSource, DataSourceOptions, In, IsNull } from 'typeorm';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
+import { groupBy } from 'src/core/collections/group-by';
 import { ZERO } from 'src/core/money/decimal';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { accountDate } from 'src/core/time/account-date';
@@ -289,7 +290,7 @@ export class BillingRun {
       return sub ? [{ sub, cycleStart: cycle.cycleStart, usage: cycle.usage }] : [];
     });
     const outcomes = await withLockedPaymethods(tx.manager, locked.values(), () =>
-      this.billLockedCycles(tx, held, asOf, catalog),
+      this.billLockedCycles(tx, held, asOf, catalog, false),
     );
     for (const cycle of cycles) if (!locked.has(cycle.id)) outcomes.set(cycle.id, { kind: 'busy' });
     return outcomes;
@@ -349,7 +350,7 @@ export class BillingRun {
   ): Promise<UnitOutcome> {
     try {
       return await this.uow.run(async (tx): Promise<UnitOutcome> => {
-        const outcome = await this.billCycleIn(tx, id, cycleStart, asOf, inputs);
+        const outcome = await this.billCycleIn(tx, id, cycleStart, asOf, inputs, dryRun);
         if (dryRun && outcome.kind !== 'moved' && outcome.kind !== 'busy') throw new DryRunRollback(outcome);
         return outcome;
       });
@@ -366,23 +367,27 @@ export class BillingRun {
     cycleStart: Date,
     asOf: Date,
     inputs: CycleInputs,
+    dryRun: boolean,
   ): Promise<UnitOutcome> {
     const sub = await lockForBilling(tx, id);
     if (!sub) return { kind: 'busy' };
-    const outcomes = await this.billLockedCycles(tx, [{ sub, cycleStart, usage: inputs.usage }], asOf, inputs.catalog);
+    const held = [{ sub, cycleStart, usage: inputs.usage }];
+    const outcomes = await this.billLockedCycles(tx, held, asOf, inputs.catalog, dryRun);
     return outcomes.get(id)!;
   }
 
   /**
    * Bills each `sub` (read under its row lock) unless `cycleStart` is no longer its next
    * cycle, or resumes it after a suspension; those to bill go through billNextCycles at
-   * once (a fixed number of statements however many), and are described together.
+   * once (a fixed number of statements however many), and are described together (with
+   * their lines when `withLines`: a dry run lists them, a real run only counts and sums).
    */
   private async billLockedCycles(
     tx: Tx,
     held: Array<{ sub: Subscription; cycleStart: Date; usage?: ReadonlyMap<number, Decimal> }>,
     asOf: Date,
     catalog: PricingCatalog,
+    withLines: boolean,
   ): Promise<Map<number, UnitOutcome>> {
     const outcomes = new Map<number, UnitOutcome>();
     const toBill: typeof held = [];
@@ -413,32 +418,32 @@ export class BillingRun {
       if (invoiceId === null) outcomes.set(sub.package_id, { kind: 'empty' });
       else issued.push({ sub, cycleStart, invoiceId });
     });
-    for (const invoice of await this.describe(tx, issued)) {
+    for (const invoice of await this.describe(tx, issued, withLines)) {
       outcomes.set(invoice.packageId, { kind: 'invoiced', invoice });
     }
     return outcomes;
   }
 
-  /** What a summary shows of the cycles' invoices, in their order: two statements however many. */
-  private async describe(tx: Tx, cycles: IssuedCycle[]): Promise<RunInvoice[]> {
+  /**
+   * What a summary shows of the cycles' invoices, in their order: one statement however many,
+   * and one more for their lines when `withLines`.
+   */
+  private async describe(tx: Tx, cycles: IssuedCycle[], withLines: boolean): Promise<RunInvoice[]> {
     if (cycles.length === 0) return [];
     const ids = cycles.map((c) => c.invoiceId);
     const invoices = await this.invoiceSummaries.many(tx.manager, {
       where: 'i.invoice_id IN (:...ids)',
       params: { ids },
     });
-    const lines = await this.lineSummaries.many(tx.manager, {
-      where: 'l.invoice_id IN (:...ids)',
-      params: { ids },
-      tail: 'ORDER BY l.invoice_id ASC, l.sort_order ASC',
-    });
+    const lines = withLines
+      ? await this.lineSummaries.many(tx.manager, {
+          where: 'l.invoice_id IN (:...ids)',
+          params: { ids },
+          tail: 'ORDER BY l.invoice_id ASC, l.sort_order ASC',
+        })
+      : [];
     const invoiceById = new Map(invoices.map((i) => [i.invoice_id, i]));
-    const linesByInvoice = new Map<number, SummaryLine[]>();
-    for (const line of lines) {
-      const ofInvoice = linesByInvoice.get(line.invoice_id);
-      if (ofInvoice) ofInvoice.push(line);
-      else linesByInvoice.set(line.invoice_id, [line]);
-    }
+    const linesByInvoice = groupBy(lines, (l) => l.invoice_id);
     return cycles.map(({ sub, cycleStart, invoiceId }) => {
       const invoice = invoiceById.get(invoiceId)!;
       return {
@@ -449,11 +454,13 @@ export class BillingRun {
         date: invoice.date,
         currency: this.reference.currency(invoice.currency_id)?.currency_iso4217 ?? String(invoice.currency_id),
         total: invoice.total,
-        lines: (linesByInvoice.get(invoiceId) ?? []).map((l) => ({
-          descrip: l.descrip,
-          origin: l.line_origin,
-          amount: l.line_subtotal,
-        })),
+        lines: withLines
+          ? (linesByInvoice.get(invoiceId) ?? []).map((l) => ({
+              descrip: l.descrip,
+              origin: l.line_origin,
+              amount: l.line_subtotal,
+            }))
+          : undefined,
       };
     });
   }

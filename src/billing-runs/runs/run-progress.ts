@@ -49,7 +49,7 @@ export class RunProgress implements BillingRunListener {
     const head =
       `${this.out.isTTY ? '\r\x1b[K' : ''}package ${invoice.packageId} (customer ${invoice.customerId}): ` +
       `invoice dated ${invoice.date}, ${invoice.total.toFixed(2)} ${invoice.currency}`;
-    const lines = invoice.lines.map(
+    const lines = (invoice.lines ?? []).map(
       (l) => `    ${l.origin.padEnd(9)} ${l.amount.toFixed(2).padStart(12)}  ${l.descrip ?? ''}`,
     );
     this.out.write(`${[head, ...lines].join('\n')}\n`);

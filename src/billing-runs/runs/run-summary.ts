@@ -12,7 +12,8 @@ export interface RunInvoice {
   date: string;
   currency: string;
   total: Decimal;
-  lines: Array<{ descrip: string | null; origin: string; amount: Decimal }>;
+  /** Only in a dry run, which lists them: a real run has no reader of its lines and reads none. */
+  lines?: Array<{ descrip: string | null; origin: string; amount: Decimal }>;
 }
 
 export interface BillingRunSummary {
