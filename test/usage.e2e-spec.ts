@@ -1,3 +1,5 @@
+import { UsageTargetResolver } from 'src/usage/usage-target-resolver';
+import { UsageService } from 'src/usage/usage.service';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -170,6 +172,35 @@ describe('usage (/usage)', () => {
       answers.map(async (a) => (await t.get(`/api/v3/usage/${a.body.response.id}`).expect(200)).body.response),
     );
     expect(stored.map((s) => [s.usage_value, s.external_key])).toEqual(values.map((v) => [v, `own-${v}`]));
+  });
+
+  it('resolves single records of one turn in one read, and fails a bad selector alone', async () => {
+    const usage = t.app.get(UsageService);
+    const resolve = jest.spyOn(t.app.get(UsageTargetResolver), 'resolve');
+    const before = await usageCount();
+    try {
+      // Three records in one turn of the event loop share a batch, as concurrent POSTs do.
+      const outcomes = await Promise.allSettled([
+        usage.record({ line_item_id: meteredLine, usage_value: 7, external_key: 'turn-1' }),
+        usage.record({ package_id: pkgTwoMetered, usage_value: 8 }),
+        usage.record({ line_item_external_key: 'calls-line', usage_value: 9, external_key: 'turn-3' }),
+      ]);
+      expect(resolve).toHaveBeenCalledTimes(1);
+      expect(resolve.mock.calls[0][1]).toHaveLength(3);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason.message)).toContain('2 metered lines');
+      const ids = [outcomes[0], outcomes[2]].map((o) => (o as PromiseFulfilledResult<number>).value);
+      const stored = await Promise.all(
+        ids.map(async (id) => (await t.get(`/api/v3/usage/${id}`).expect(200)).body.response),
+      );
+      expect(stored.map((s) => [s.line_item_id, s.usage_value, s.external_key])).toEqual([
+        [meteredLine, 7, 'turn-1'],
+        [meteredLine, 9, 'turn-3'],
+      ]);
+      expect(await usageCount()).toBe(before + 2);
+    } finally {
+      resolve.mockRestore();
+    }
   });
 
   it('bulk: answers each record in order, writes the good ones once, through both action forms', async () => {

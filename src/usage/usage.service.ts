@@ -23,12 +23,18 @@ export const MAX_BULK_USAGE = 1000;
 /** What one record of a bulk request came to: its new id, or why it was refused. */
 export type UsageOutcome = { id: number } | { error: string };
 
+/** A single record, checked, waiting for its line: `now` is its request's time. */
+interface SingleRecord {
+  input: UsageRecordInput;
+  now: Date;
+}
+
 /** Usage ingestion (`POST /usage`, one record or a bulk of up to 1000) and reads. */
 @Injectable()
 export class UsageService {
   /** Usage records by outcome (`/metrics`): recorded, or refused (a bad record or a repeated key). */
   private readonly records: Counter<'outcome'>;
-  private readonly singles: SingleUsageBatch;
+  private readonly singles: SingleUsageBatch<SingleRecord>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -38,7 +44,7 @@ export class UsageService {
     private readonly resolver: UsageTargetResolver,
     metrics: MetricsRegistry,
   ) {
-    this.singles = new SingleUsageBatch(uow);
+    this.singles = new SingleUsageBatch(uow, (records) => this.singleRows(records));
     this.records = metrics.counter({
       name: 'billing_usage_records_total',
       help: 'Usage records received through POST /usage, by outcome.',
@@ -57,12 +63,22 @@ export class UsageService {
     }
   }
 
-  private async recordOne(body: unknown): Promise<number> {
+  private recordOne(body: unknown): Promise<number> {
     const now = this.clock.now();
     const input = parseUsageRecord(body, now, this.wire.timezone);
-    const [target] = await this.resolver.resolve(this.dataSource.manager, [input.selector]);
-    if (typeof target === 'string') throw ApiError.badRequest(target);
-    return this.singles.insert(row(input, target, now));
+    return this.singles.insert({ input, now });
+  }
+
+  /** The rows of single records that arrived together, their lines resolved in one read. */
+  private async singleRows(records: SingleRecord[]): Promise<Array<Partial<UsageRecord> | ApiError>> {
+    const targets = await this.resolver.resolve(
+      this.dataSource.manager,
+      records.map((r) => r.input.selector),
+    );
+    return records.map((r, i) => {
+      const target = targets[i];
+      return typeof target === 'string' ? ApiError.badRequest(target) : row(r.input, target, r.now);
+    });
   }
 
   /**
