@@ -1,4 +1,7 @@
+import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
+import { CustomersService } from 'src/customers/customers.service';
 import { createId } from './support/catalog-fixtures';
+import { spyOnStatements } from './support/statement-count';
 import { createTestApp, TestApp } from './support/test-app';
 
 describe('customers', () => {
@@ -280,5 +283,27 @@ describe('customers', () => {
     expect(onCollection.body.message).toContain('"fly"');
     await t.post('/api/v3/customer?action=', { company: 'Flying' }).expect(400);
     expect((await t.get('/api/v3/customer/_count?where=company:EQUALS:Flying').expect(200)).body.response).toBe(0);
+  });
+
+  it('reads customers asked for by id in one turn with one statement, each answered as alone', async () => {
+    const a = await createCustomer({ company: 'Turn A', external_key: 'turn-a' });
+    const b = await createCustomer({ company: 'Turn B', external_key: 'turn-b' });
+    const alone = async (id: number) => (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response;
+    const [readA, readB] = [await alone(a), await alone(b)];
+    const customers = t.app.get(CustomersService);
+    // The spy counts every statement of the process: stop the background due work (last test).
+    t.app.get(DueWorkScheduler).stop();
+    const statements = await spyOnStatements(t.dataSource);
+    try {
+      const answers = await Promise.allSettled([a, b, a, 999999].map((id) => customers.findOne(String(id))));
+      expect(statements.count()).toBe(1);
+      const values = answers.map((x) => (x.status === 'fulfilled' ? x.value : x.reason));
+      expect(values.slice(0, 3)).toEqual([readA, readB, readA]);
+      // Two asks for one customer get two objects: one caller's change is not the other's.
+      expect(values[2]).not.toBe(values[0]);
+      expect(values[3]).toMatchObject({ code: 404, message: 'This customer does not exist.' });
+    } finally {
+      statements.restore();
+    }
   });
 });

@@ -10,6 +10,8 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { applyWhere, listQueryClause } from 'src/core/query';
 import { assertExternalKeyFree, externalKeyAfterDelete, insertWithExternalKey } from 'src/core/refs/external-key';
+import { readsById, TurnBatch } from 'src/core/batching/turn-batch';
+import { parsePathRef } from 'src/core/refs/path-ref';
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -188,7 +190,16 @@ export class CustomersService {
     return true;
   }
 
+  /** Reads by id of one turn, as one statement (`GET /customer/<id>` under load). */
+  private readonly readById: TurnBatch<number, Record<string, unknown>> = readsById(
+    'customer',
+    (customer) => customer.customer_id as number,
+    (ids) => this.presentedAmong(this.dataSource.manager, ids),
+  );
+
   async findOne(ref: string): Promise<Record<string, unknown>> {
+    const parsed = parsePathRef(ref);
+    if (parsed?.kind === 'id') return this.readById.load(parsed.id);
     return this.presentOne(this.dataSource.manager, pathRefCondition('c', CUSTOMER_REF, ref), true);
   }
 
@@ -246,7 +257,7 @@ export class CustomersService {
   async presentManyById(manager: EntityManager, ids: readonly number[]): Promise<Record<string, unknown>[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    const presented = await this.readPresented(manager, { where: 'c.customer_id IN (:...ids)', params: { ids: unique } });
+    const presented = await this.presentedAmong(manager, unique);
     if (presented.length !== unique.length) throw ApiError.notFound('customer');
     const byId = new Map(presented.map((c) => [c.customer_id as number, c]));
     return ids.map((id) => byId.get(id)!);
@@ -304,9 +315,13 @@ export class CustomersService {
    * (false then).
    */
   async storeStatus(tx: Tx, ctx: RequestContext, id: number, from: string, to: string): Promise<boolean> {
-    const updated = await tx.manager.update(Customer, { customer_id: id, customer_status_str: from }, {
-      customer_status_str: to,
-    });
+    const updated = await tx.manager.update(
+      Customer,
+      { customer_id: id, customer_status_str: from },
+      {
+        customer_status_str: to,
+      },
+    );
     if (!updated.affected) return false;
     await this.recordCustomerEvent(tx, ctx, id, 'status', false);
     return true;
@@ -348,6 +363,11 @@ export class CustomersService {
   }
 
   /** The one customer `clause` finds, presented (404 when there is none); `withFigures` false: zero figures, unread. */
+  /** The customers of these (distinct) ids that exist, presented with their figures, in no set order. */
+  private presentedAmong(manager: EntityManager, ids: readonly number[]): Promise<Record<string, unknown>[]> {
+    return this.readPresented(manager, { where: 'c.customer_id IN (:...ids)', params: { ids } });
+  }
+
   private async presentOne(
     manager: EntityManager,
     clause: ReadClause,

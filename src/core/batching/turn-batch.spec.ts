@@ -1,0 +1,77 @@
+import { ApiError } from 'src/core/envelope/api-error';
+import { paddedToPowerOfTwo, readsById, turnBatch } from './turn-batch';
+
+describe('turnBatch', () => {
+  it('hands the calls of one turn to one run, and answers each with its own value or error', async () => {
+    const runs: number[][] = [];
+    const batch = turnBatch<number, string>((keys) => {
+      runs.push([...keys]);
+      return Promise.resolve(keys.map((k) => (k < 0 ? new Error(`bad ${k}`) : `v${k}`)));
+    });
+    const answers = await Promise.allSettled([batch.load(1), batch.load(-2), batch.load(3)]);
+    expect(runs).toEqual([[1, -2, 3]]);
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error).message))).toEqual([
+      'v1',
+      'bad -2',
+      'v3',
+    ]);
+    // A later turn is a batch of its own.
+    await expect(batch.load(4)).resolves.toBe('v4');
+    expect(runs).toEqual([[1, -2, 3], [4]]);
+  });
+
+  it('splits a turn of more than 128 calls, and fails every call of a run that fails', async () => {
+    const sizes: number[] = [];
+    const batch = turnBatch<number, number>((keys) => {
+      sizes.push(keys.length);
+      return keys.includes(200) ? Promise.reject(new Error('database gone')) : Promise.resolve(keys);
+    });
+    const answers = await Promise.allSettled(Array.from({ length: 201 }, (_, i) => batch.load(i)));
+    expect(sizes).toEqual([128, 73]);
+    expect(answers.slice(0, 128).every((a) => a.status === 'fulfilled')).toBe(true);
+    expect(answers.slice(128).every((a) => a.status === 'rejected')).toBe(true);
+  });
+});
+
+describe('readsById', () => {
+  const rows = new Map([1, 2, 3].map((id) => [id, { id, name: `n${id}` }]));
+
+  it('reads the ids of one turn once, answers a missing one with a 404, a repeated one with a copy', async () => {
+    const asked: number[][] = [];
+    const reads = readsById<{ id: number; name: string }>(
+      'thing',
+      (r) => r.id,
+      (ids) => {
+        asked.push(ids);
+        return Promise.resolve(ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])));
+      },
+    );
+    const answers = await Promise.allSettled([reads.load(2), reads.load(9), reads.load(2), reads.load(1)]);
+    expect(asked).toEqual([[2, 9, 1, 1]]);
+    expect(answers[1]).toEqual({ status: 'rejected', reason: ApiError.notFound('thing') });
+    expect((answers[1] as PromiseRejectedResult).reason.code).toBe(404);
+    const [first, , again, one] = answers.map((a) => (a.status === 'fulfilled' ? a.value : null));
+    expect([first, again, one]).toEqual([rows.get(2), rows.get(2), rows.get(1)]);
+    expect(again).not.toBe(first);
+  });
+});
+
+describe('paddedToPowerOfTwo', () => {
+  it.each([
+    [[5], [5]],
+    [
+      [5, 6],
+      [5, 6],
+    ],
+    [
+      [5, 6, 7],
+      [5, 6, 7, 7],
+    ],
+    [
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5, 5, 5, 5],
+    ],
+  ])('%j -> %j', (ids, padded) => {
+    expect(paddedToPowerOfTwo([...ids])).toEqual(padded);
+  });
+});

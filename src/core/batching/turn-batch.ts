@@ -1,0 +1,67 @@
+import DataLoader from 'dataloader';
+import { ApiError } from 'src/core/envelope/api-error';
+
+/** At most this many calls share one batch; more in one turn make several. A power of two (see readsById). */
+const MAX_BATCH = 128;
+
+/** One call's share of a batch: `load` answers with what the batch gave its key. */
+export interface TurnBatch<K, V> {
+  load(key: K): Promise<V>;
+}
+
+/**
+ * Calls made in one turn of the event loop, handed to `run` together once the turn's I/O
+ * callbacks are done (requests whose bytes came in together, say): under load, one query
+ * for many requests instead of one each, which on MariaDB is the round trip and the
+ * database's wake-up per statement. `run` answers each key in order, with its value or the
+ * Error that key's call rejects with; if `run` itself fails, every call of the batch does.
+ * Nothing is cached: each call sees the database as of its own batch.
+ *
+ * DataLoader does the collecting; its default schedule (the next microtask) would batch
+ * only the calls of one request, so the batch waits for `setImmediate` instead.
+ */
+export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V | Error>>): TurnBatch<K, V> {
+  const loader = new DataLoader<K, V>(run, {
+    cache: false,
+    batchScheduleFn: (dispatch) => setImmediate(dispatch),
+    maxBatchSize: MAX_BATCH,
+  });
+  return { load: (key) => loader.load(key) };
+}
+
+/**
+ * Reads of single objects by id, made in one turn, as one read: `readMany` returns the
+ * objects it found of those ids, in any order; an id it did not find is a 404 naming
+ * `resource`. Each call gets an object of its own, even when two asked for the same id,
+ * so a caller may change what it got.
+ *
+ * The ids handed to `readMany` are padded to a power of two by repeating the last, so
+ * that an `IN (...)` of them is one of eight statement texts, each prepared once per
+ * connection (database/mysql-prepared.ts), not one per batch size.
+ */
+export function readsById<V extends object>(
+  resource: string,
+  idOf: (value: V) => number,
+  readMany: (ids: number[]) => Promise<V[]>,
+): TurnBatch<number, V> {
+  return turnBatch<number, V>(async (ids) => {
+    const found = new Map((await readMany(paddedToPowerOfTwo([...new Set(ids)]))).map((v) => [idOf(v), v]));
+    const handedOut = new Set<number>();
+    return ids.map((id) => {
+      const value = found.get(id);
+      if (value === undefined) return ApiError.notFound(resource);
+      if (handedOut.has(id)) return structuredClone(value);
+      handedOut.add(id);
+      return value;
+    });
+  });
+}
+
+/** `ids` (at least one) with the last repeated up to the next power of two. */
+export function paddedToPowerOfTwo(ids: number[]): number[] {
+  let size = 1;
+  while (size < ids.length) size *= 2;
+  const last = ids[ids.length - 1];
+  while (ids.length < size) ids.push(last);
+  return ids;
+}
