@@ -70,7 +70,7 @@ export class UsageService {
   }
 
   /** The rows of single records that arrived together, their lines resolved in one read. */
-  private async singleRows(records: SingleRecord[]): Promise<Array<Partial<UsageRecord> | ApiError>> {
+  private async singleRows(records: readonly SingleRecord[]): Promise<Array<Partial<UsageRecord> | ApiError>> {
     const targets = await this.resolver.resolve(
       this.dataSource.manager,
       records.map((r) => r.input.selector),
