@@ -362,11 +362,12 @@ export class CustomersService {
     });
   }
 
-  /** The one customer `clause` finds, presented (404 when there is none); `withFigures` false: zero figures, unread. */
   /** The customers of these (distinct) ids that exist, presented with their figures, in no set order. */
   private presentedAmong(manager: EntityManager, ids: readonly number[]): Promise<Record<string, unknown>[]> {
     return this.readPresented(manager, { where: 'c.customer_id IN (:...ids)', params: { ids } });
   }
+
+  /** The one customer `clause` finds, presented (404 when there is none); `withFigures` false: zero figures, unread. */
 
   private async presentOne(
     manager: EntityManager,
