@@ -1,4 +1,8 @@
+import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
+import { CustomersService } from 'src/customers/customers.service';
+import { CreateCustomerDto } from 'src/customers/dto/create-customer.dto';
+import * as insertRowModule from 'src/database/insert-row';
 import { createTestApp, TestApp } from './support/test-app';
 
 describe('customer events in the outbox', () => {
@@ -38,6 +42,73 @@ describe('customer events in the outbox', () => {
     const userEvents = await eventsFor('user', userId);
     expect(userEvents.map((e) => e.event)).toEqual(['insert']);
     expect(Object.keys(userEvents[0].data).sort()).toEqual(['the_users_password', 'user']);
+  });
+
+  /** Creates through the service, all in one turn (as concurrent POSTs arrive), settled in order. */
+  async function createInOneTurn(bodies: Array<Record<string, unknown>>): Promise<Array<PromiseSettledResult<number>>> {
+    const customers = t.app.get(CustomersService);
+    return Promise.allSettled(bodies.map((body) => customers.create(SYSTEM_CONTEXT, body as CreateCustomerDto)));
+  }
+
+  async function createdOnce(id: number, company: string): Promise<void> {
+    expect((await t.get(`/api/v3/customer/${id}`).expect(200)).body.response.company).toBe(company);
+    const revisions = (await t.get(`/api/v3/customer/${id}/_revision`).expect(200)).body.response;
+    expect(revisions.map((r: { revision_note: string }) => r.revision_note)).toEqual(['Customer created']);
+    const events = await eventsFor('customer', id);
+    expect(events.map((e) => e.event)).toEqual(['insert']);
+    expect((events[0].data as { customer: { company: string } }).customer.company).toBe(company);
+  }
+
+  it('creates customers of one turn with one INSERT, each with its own revision and insert event', async () => {
+    const insertMany = jest.spyOn(insertRowModule, 'insertRowsReturningIds');
+    try {
+      const outcomes = await createInOneTurn([
+        { company: 'Turn One', external_key: 'turn-one' },
+        { company: 'Turn Two', external_key: 'turn-two' },
+        { company: 'Turn Three', external_key: 'turn-three' },
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      const customerInserts = insertMany.mock.calls.filter(
+        ([, entity]) => (entity as { name?: string }).name === 'Customer',
+      );
+      expect(customerInserts.map(([, , rows]) => rows.length)).toEqual([3]);
+      const ids = outcomes.map((o) => (o as PromiseFulfilledResult<number>).value);
+      for (const [k, company] of ['Turn One', 'Turn Two', 'Turn Three'].entries()) await createdOnce(ids[k], company);
+    } finally {
+      insertMany.mockRestore();
+    }
+  });
+
+  it('fails a taken external key in a turn alone: the others are created once, it writes nothing', async () => {
+    await t.post('/api/v3/customer', { company: 'Holder', external_key: 'turn-taken' }).expect(201);
+    const count = async (): Promise<number> => (await t.get('/api/v3/customer/_count').expect(200)).body.response;
+    const before = await count();
+    const outcomes = await createInOneTurn([
+      { company: 'Turn Good', external_key: 'turn-good' },
+      { company: 'Turn Taken', external_key: 'turn-taken' },
+      { company: 'Turn Twice', external_key: 'turn-twice' },
+      { company: 'Turn Twice again', external_key: 'turn-twice' },
+      // Other columns: a set of its own.
+      { company: 'Turn Other', bill_city: 'Austin' },
+    ]);
+    expect([0, 1, 4].map((k) => outcomes[k].status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // The two asks for one new key: whichever writes first has it, the other is refused.
+    const twice = [2, 3].map((k) => outcomes[k]);
+    expect(twice.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    for (const [o, key] of [
+      [outcomes[1], '"turn-taken"'],
+      [twice.find((x) => x.status === 'rejected')!, '"turn-twice"'],
+    ] as const) {
+      const reason = (o as PromiseRejectedResult).reason as { code: number; message: string };
+      expect(reason.code).toBe(400);
+      expect(reason.message).toContain(key);
+    }
+    const value = (k: number) => (outcomes[k] as PromiseFulfilledResult<number>).value;
+    await createdOnce(value(0), 'Turn Good');
+    await createdOnce(value(4), 'Turn Other');
+    const winner = twice[0].status === 'fulfilled' ? 2 : 3;
+    await createdOnce(value(winner), winner === 2 ? 'Turn Twice' : 'Turn Twice again');
+    expect(await count()).toBe(before + 3);
   });
 
   it('records customer insert with the customer exactly as a read presents it', async () => {

@@ -1,4 +1,4 @@
-import { turnBatch, TurnBatch } from 'src/core/batching/turn-batch';
+import { asError, turnBatch, TurnBatch } from 'src/core/batching/turn-batch';
 import { ApiError } from 'src/core/envelope/api-error';
 import { insertRow, insertRowsReturningIds } from 'src/database/insert-row';
 import { isUniqueViolation } from 'src/database/unique-violation';
@@ -95,11 +95,6 @@ export class SingleUsageBatch<T> {
       }
     });
   }
-}
-
-/** A rejection as an Error (a batch's answers are values or Errors, nothing else). */
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 export function keyTaken(key: string): ApiError {

@@ -29,6 +29,11 @@ export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V
   return { load: (key) => loader.load(key) };
 }
 
+/** A failure as an Error: a batch answers each call with a value or an Error, nothing else. */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /**
  * Reads of single objects by id, made in one turn, as one read: `readMany` returns the
  * objects it found of those ids, in any order; an id it did not find is a 404 naming
