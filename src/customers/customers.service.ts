@@ -11,7 +11,7 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { applyWhere, listQueryClause } from 'src/core/query';
 import { assertExternalKeyFree, externalKeyAfterDelete, insertWithExternalKey } from 'src/core/refs/external-key';
-import { asError, readsById, turnBatch, TurnBatch } from 'src/core/batching/turn-batch';
+import { BatchRefused, readsById, turnBatch, TurnBatch, writeTogetherOrAlone } from 'src/core/batching/turn-batch';
 import { groupBy } from 'src/core/collections/group-by';
 import { parsePathRef } from 'src/core/refs/path-ref';
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
@@ -54,9 +54,6 @@ interface PlainCreate {
   ctx: RequestContext;
   dto: CreateCustomerDto;
 }
-
-/** Thrown inside a batch's unit when its INSERT is refused: nothing was written. */
-class CreatesRefused extends Error {}
 
 @Injectable()
 export class CustomersService {
@@ -106,10 +103,9 @@ export class CustomersService {
    * Plain creates of one turn: those that set the same columns in one unit of work with one
    * multi-row INSERT (on MariaDB a unit of a group costs a SAVEPOINT and its statements in a
    * row, so N creates alone cost 2N round trips before the group's COMMIT, together 3). Each
-   * is still answered as alone: when the INSERT is refused (an external key taken, by a
-   * racing request or twice in the batch), nothing was written and each runs again in a unit
-   * of its own, where a taken key is its own 400. A failure after the INSERT (the COMMIT)
-   * is every one's, as for units that share a group; none is written twice.
+   * is still answered as alone (core/batching `writeTogetherOrAlone`): when the INSERT is
+   * refused (an external key taken, by a racing request or twice in the batch), nothing was
+   * written and each runs in a unit of its own, where a taken key is its own 400.
    */
   private async createPlain(creates: readonly PlainCreate[]): Promise<Array<number | Error>> {
     const answers = new Array<number | Error>(creates.length);
@@ -120,26 +116,12 @@ export class CustomersService {
     );
     await Promise.all(
       [...sets.values()].map(async (set) => {
-        let ids: number[] | null = null;
-        if (set.length > 1) {
-          try {
-            ids = await this.createTogether(set);
-          } catch (error) {
-            ids = null;
-            if (!(error instanceof CreatesRefused)) {
-              for (const c of set) answers[c.i] = asError(error);
-              return;
-            }
-          }
-        }
-        await Promise.all(
-          set.map(async (c, k) => {
-            answers[c.i] =
-              ids !== null
-                ? ids[k]
-                : await this.uow.run((tx) => this.createIn(tx, c.create.ctx, c.create.dto)).catch(asError);
-          }),
+        const written = await writeTogetherOrAlone(
+          set,
+          (together) => this.createTogether(together),
+          ({ create }) => this.uow.run((tx) => this.createIn(tx, create.ctx, create.dto)),
         );
+        set.forEach((c, k) => (answers[c.i] = written[k]));
       }),
     );
     return answers;
@@ -147,7 +129,7 @@ export class CustomersService {
 
   /** The customers' ids, in order: one INSERT, one read back, then each one's revision and event. */
   private createTogether(
-    set: Array<{ create: PlainCreate; row: QueryDeepPartialEntity<Customer> }>,
+    set: ReadonlyArray<{ create: PlainCreate; row: QueryDeepPartialEntity<Customer> }>,
   ): Promise<number[]> {
     return this.uow.run(async (tx) => {
       const m = tx.manager;
@@ -159,7 +141,7 @@ export class CustomersService {
           set.map((c) => c.row),
         );
       } catch {
-        throw new CreatesRefused();
+        throw new BatchRefused();
       }
       const inserted = new Map(
         (await this.reader.many(m, { where: 'c.customer_id IN (:...ids)', params: { ids } })).map((c) => [

@@ -1,4 +1,4 @@
-import { asError, turnBatch, TurnBatch } from 'src/core/batching/turn-batch';
+import { BatchRefused, turnBatch, TurnBatch, writeTogetherOrAlone } from 'src/core/batching/turn-batch';
 import { ApiError } from 'src/core/envelope/api-error';
 import { insertRow, insertRowsReturningIds } from 'src/database/insert-row';
 import { isUniqueViolation } from 'src/database/unique-violation';
@@ -10,9 +10,6 @@ import { UsageRecord } from './entities/usage-record.entity';
  * that cannot be written (its selector names no metered line) is its own 400.
  */
 export type RowsOf<T> = (records: readonly T[]) => Promise<Array<Partial<UsageRecord> | ApiError>>;
-
-/** Thrown inside the batch's unit when its INSERT fails: the unit is rolled back, nothing written. */
-class BatchInsertRefused extends Error {}
 
 /**
  * Single `POST /usage` records that arrive in one turn of the event loop (core/batching),
@@ -47,39 +44,24 @@ export class SingleUsageBatch<T> {
   /** Each record's id or error, in order. */
   private async write(records: readonly T[]): Promise<Array<number | Error>> {
     const rows = await this.rowsOf(records);
-    const writable = rows.filter((row): row is Partial<UsageRecord> => !(row instanceof ApiError));
-    let ids: number[] | null = null;
-    if (writable.length > 1) {
-      try {
-        ids = await this.together(writable);
-      } catch (error) {
-        return rows.map((row) => (row instanceof ApiError ? row : asError(error)));
-      }
-    }
-    let k = 0;
-    return Promise.all(
-      rows.map((row): Promise<number | Error> => {
-        if (row instanceof ApiError) return Promise.resolve(row);
-        const id = ids?.[k++];
-        return id !== undefined ? Promise.resolve(id) : this.alone(row).catch(asError);
-      }),
+    const written = await writeTogetherOrAlone(
+      rows.filter((row): row is Partial<UsageRecord> => !(row instanceof ApiError)),
+      (writable) => this.together(writable),
+      (row) => this.alone(row),
     );
+    let k = 0;
+    return rows.map((row) => (row instanceof ApiError ? row : written[k++]));
   }
 
-  /** The rows' ids, in order; null when the INSERT was refused (the rows then go alone). */
-  private async together(rows: Array<Partial<UsageRecord>>): Promise<number[] | null> {
-    try {
-      return await this.uow.run(async (tx) => {
-        try {
-          return await insertRowsReturningIds(tx.manager, UsageRecord, rows);
-        } catch {
-          throw new BatchInsertRefused();
-        }
-      });
-    } catch (error) {
-      if (error instanceof BatchInsertRefused) return null;
-      throw error;
-    }
+  /** The rows' ids, in order, from one INSERT; BatchRefused when the database refuses it. */
+  private together(rows: ReadonlyArray<Partial<UsageRecord>>): Promise<number[]> {
+    return this.uow.run(async (tx) => {
+      try {
+        return await insertRowsReturningIds(tx.manager, UsageRecord, [...rows]);
+      } catch {
+        throw new BatchRefused();
+      }
+    });
   }
 
   /** One record in a unit of its own; its key, when taken, is a 400 naming it. */

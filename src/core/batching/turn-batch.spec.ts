@@ -1,5 +1,5 @@
 import { ApiError } from 'src/core/envelope/api-error';
-import { paddedToPowerOfTwo, readsById, turnBatch } from './turn-batch';
+import { BatchRefused, paddedToPowerOfTwo, readsById, turnBatch, writeTogetherOrAlone } from './turn-batch';
 
 describe('turnBatch', () => {
   it('hands the calls of one turn to one run, and answers each with its own value or error', async () => {
@@ -30,6 +30,31 @@ describe('turnBatch', () => {
     expect(sizes).toEqual([128, 73]);
     expect(answers.slice(0, 128).every((a) => a.status === 'fulfilled')).toBe(true);
     expect(answers.slice(128).every((a) => a.status === 'rejected')).toBe(true);
+  });
+});
+
+describe('writeTogetherOrAlone', () => {
+  const messages = (answers: Array<number | Error>) => answers.map((a) => (a instanceof Error ? a.message : a));
+  const alone = (n: number): Promise<number> =>
+    n < 0 ? Promise.reject(new Error(`refused ${n}`)) : Promise.resolve(n * 10);
+
+  it('writes several together, and one alone', async () => {
+    const together = jest.fn((items: readonly number[]) => Promise.resolve(items.map((n) => n * 100)));
+    expect(await writeTogetherOrAlone([1, 2], together, alone)).toEqual([100, 200]);
+    expect(await writeTogetherOrAlone([3], together, alone)).toEqual([30]);
+    expect(together).toHaveBeenCalledTimes(1);
+  });
+
+  it('writes each alone when together was refused, each answered with its own outcome', async () => {
+    const refused = () => Promise.reject(new BatchRefused());
+    expect(messages(await writeTogetherOrAlone([1, -2, 3], refused, alone))).toEqual([10, 'refused -2', 30]);
+  });
+
+  it('gives any other failure of together to every item, and runs none alone', async () => {
+    const lost = () => Promise.reject(new Error('commit lost'));
+    const aloneSpy = jest.fn(alone);
+    expect(messages(await writeTogetherOrAlone([1, 2], lost, aloneSpy))).toEqual(['commit lost', 'commit lost']);
+    expect(aloneSpy).not.toHaveBeenCalled();
   });
 });
 

@@ -34,6 +34,32 @@ export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** Thrown by a batch's `together` when its one write was refused: nothing of any call was written. */
+export class BatchRefused extends Error {}
+
+/**
+ * The writes of a batch, each call's id (or other result) or Error, in order: several
+ * `together` (one unit of work whose write is one statement), else each `alone` in a unit
+ * of its own. `together` throws BatchRefused when the database refused its statement, so
+ * that nothing of any call was written and each running alone is its first and only run:
+ * a call's own problem (a taken key) is then its own answer. Any other failure of
+ * `together` (its COMMIT, say) is every call's, as for units that share a MariaDB group.
+ */
+export async function writeTogetherOrAlone<T, R>(
+  items: readonly T[],
+  together: (items: readonly T[]) => Promise<R[]>,
+  alone: (item: T) => Promise<R>,
+): Promise<Array<R | Error>> {
+  if (items.length > 1) {
+    try {
+      return await together(items);
+    } catch (error) {
+      if (!(error instanceof BatchRefused)) return items.map(() => asError(error));
+    }
+  }
+  return Promise.all(items.map((item) => alone(item).catch(asError)));
+}
+
 /**
  * Reads of single objects by id, made in one turn, as one read: `readMany` returns the
  * objects it found of those ids, in any order; an id it did not find is a 404 naming
