@@ -88,7 +88,7 @@ export function readsById<V extends object>(
   });
 }
 
-/** `ids` (at least one) with the last repeated up to the next power of two. */
+/** `ids` (at least one), padded in place: the last repeated up to the next power of two. */
 export function paddedToPowerOfTwo(ids: number[]): number[] {
   let size = 1;
   while (size < ids.length) size *= 2;
