@@ -448,7 +448,6 @@ export class CustomersService {
   }
 
   /** The one customer `clause` finds, presented (404 when there is none); `withFigures` false: zero figures, unread. */
-
   private async presentOne(
     manager: EntityManager,
     clause: ReadClause,
