@@ -77,6 +77,15 @@ export function runSyncInScope<T>(scope: CallScope, fn: () => T): T {
   return result;
 }
 
+/**
+ * `fn` outside every scope, with everything it starts: for work done for several callers at
+ * once (core/batching), which belongs to none of them, so that a line it logs names no
+ * request rather than the wrong one, and no caller's unit-of-work mark reaches it.
+ */
+export function runOutsideScopes(fn: () => void): void {
+  storage.exit(fn);
+}
+
 /** Whether the storage is on (some scope is open): for tests of the switch. */
 export function scopeTrackingOn(): boolean {
   return openScopes > 0;

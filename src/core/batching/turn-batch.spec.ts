@@ -1,5 +1,6 @@
 import { ApiError } from 'src/core/envelope/api-error';
 import { BatchRefused, paddedToPowerOfTwo, readsById, turnBatch, writeTogetherOrAlone } from './turn-batch';
+import { CallScope, currentScope, runInScope } from 'src/database/call-scope';
 
 describe('turnBatch', () => {
   it('hands the calls of one turn to one run, and answers each with its own value or error', async () => {
@@ -30,6 +31,28 @@ describe('turnBatch', () => {
     expect(sizes).toEqual([128, 73]);
     expect(answers.slice(0, 128).every((a) => a.status === 'fulfilled')).toBe(true);
     expect(answers.slice(128).every((a) => a.status === 'rejected')).toBe(true);
+  });
+
+  it("runs outside its callers' scopes, and gives each caller back its own", async () => {
+    const seenInRun: Array<CallScope | undefined> = [];
+    const batch = turnBatch<number, number>(async (keys) => {
+      seenInRun.push(currentScope());
+      await Promise.resolve();
+      seenInRun.push(currentScope());
+      return keys;
+    });
+    const first = { id: 'first' };
+    const second = { id: 'second' };
+    const unit = { active: true };
+    const afterLoad = await Promise.all([
+      runInScope({ origin: first, unit }, async () => [await batch.load(1), currentScope()?.origin] as const),
+      runInScope({ origin: second }, async () => [await batch.load(2), currentScope()?.origin] as const),
+    ]);
+    expect(seenInRun).toEqual([undefined, undefined]);
+    expect(afterLoad).toEqual([
+      [1, first],
+      [2, second],
+    ]);
   });
 });
 

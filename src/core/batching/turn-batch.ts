@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { ApiError } from 'src/core/envelope/api-error';
+import { runOutsideScopes } from 'src/database/call-scope';
 
 /** At most this many calls share one batch; more in one turn make several. A power of two (see readsById). */
 const MAX_BATCH = 128;
@@ -18,12 +19,15 @@ export interface TurnBatch<K, V> {
  * Nothing is cached: each call sees the database as of its own batch.
  *
  * DataLoader does the collecting; its default schedule (the next microtask) would batch
- * only the calls of one request, so the batch waits for `setImmediate` instead.
+ * only the calls of one request, so the batch waits for `setImmediate` instead. The batch
+ * runs outside its first caller's scope (database/call-scope.ts), which `setImmediate`
+ * would otherwise carry into it: it works for every call, so a line it logs names no single
+ * request; each caller is back in its own scope once its `load` settles.
  */
 export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V | Error>>): TurnBatch<K, V> {
   const loader = new DataLoader<K, V>(run, {
     cache: false,
-    batchScheduleFn: (dispatch) => setImmediate(dispatch),
+    batchScheduleFn: (dispatch) => setImmediate(() => runOutsideScopes(dispatch)),
     maxBatchSize: MAX_BATCH,
   });
   return { load: (key) => loader.load(key) };
