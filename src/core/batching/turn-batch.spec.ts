@@ -1,5 +1,12 @@
 import { ApiError } from 'src/core/envelope/api-error';
-import { BatchRefused, paddedToPowerOfTwo, readsById, turnBatch, writeTogetherOrAlone } from './turn-batch';
+import {
+  BatchRefused,
+  paddedToPowerOfTwo,
+  readsById,
+  turnBatch,
+  TurnBatchInUnitOfWork,
+  writeTogetherOrAlone,
+} from './turn-batch';
 import { CallScope, currentScope, runInScope } from 'src/database/call-scope';
 
 describe('turnBatch', () => {
@@ -43,9 +50,12 @@ describe('turnBatch', () => {
     });
     const first = { id: 'first' };
     const second = { id: 'second' };
-    const unit = { active: true };
+    const unitEnded = { active: false };
     const afterLoad = await Promise.all([
-      runInScope({ origin: first, unit }, async () => [await batch.load(1), currentScope()?.origin] as const),
+      runInScope(
+        { origin: first, unit: unitEnded },
+        async () => [await batch.load(1), currentScope()?.origin] as const,
+      ),
       runInScope({ origin: second }, async () => [await batch.load(2), currentScope()?.origin] as const),
     ]);
     expect(seenInRun).toEqual([undefined, undefined]);
@@ -53,6 +63,16 @@ describe('turnBatch', () => {
       [1, first],
       [2, second],
     ]);
+  });
+
+  it('refuses a call made inside a unit of work, and runs nothing for it', async () => {
+    const run = jest.fn((keys: readonly number[]) => Promise.resolve([...keys]));
+    const batch = turnBatch<number, number>(run);
+    const unit = { active: true };
+    await expect(runInScope({ unit }, () => batch.load(1))).rejects.toBeInstanceOf(TurnBatchInUnitOfWork);
+    unit.active = false;
+    await expect(runInScope({ unit }, () => batch.load(2))).resolves.toBe(2);
+    expect(run.mock.calls).toEqual([[[2]]]);
   });
 });
 

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { ApiError } from 'src/core/envelope/api-error';
 import { runOutsideScopes } from 'src/database/call-scope';
+import { insideUnitOfWork } from 'src/database/outside-call-guard';
 
 /** At most this many calls share one batch; more in one turn make several. A power of two (see readsById). */
 const MAX_BATCH = 128;
@@ -22,7 +23,8 @@ export interface TurnBatch<K, V> {
  * only the calls of one request, so the batch waits for `setImmediate` instead. The batch
  * runs outside its first caller's scope (database/call-scope.ts), which `setImmediate`
  * would otherwise carry into it: it works for every call, so a line it logs names no single
- * request; each caller is back in its own scope once its `load` settles.
+ * request; each caller is back in its own scope once its `load` settles. A caller inside a
+ * unit of work is refused (TurnBatchInUnitOfWork).
  */
 export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V | Error>>): TurnBatch<K, V> {
   const loader = new DataLoader<K, V>(run, {
@@ -30,7 +32,21 @@ export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V
     batchScheduleFn: (dispatch) => setImmediate(() => runOutsideScopes(dispatch)),
     maxBatchSize: MAX_BATCH,
   });
-  return { load: (key) => loader.load(key) };
+  return {
+    load: (key) => (insideUnitOfWork() ? Promise.reject(new TurnBatchInUnitOfWork()) : loader.load(key)),
+  };
+}
+
+/**
+ * Thrown by `load` inside a unit of work's body: a batch reads and writes on connections and
+ * in units of its own, so the caller's transaction would neither see nor undo its work, and
+ * would hold its locks while the batch waits for the rest of the turn.
+ */
+export class TurnBatchInUnitOfWork extends Error {
+  constructor() {
+    super("A turn batch's load inside a unit of work: read or write through the unit's manager instead.");
+    this.name = 'TurnBatchInUnitOfWork';
+  }
 }
 
 /** A failure as an Error: a batch answers each call with a value or an Error, nothing else. */
