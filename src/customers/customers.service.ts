@@ -11,7 +11,7 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { EventRecorder } from 'src/core/events/event-recorder';
 import { applyWhere, listQueryClause } from 'src/core/query';
 import { assertExternalKeyFree, externalKeyAfterDelete, insertWithExternalKey } from 'src/core/refs/external-key';
-import { BatchRefused, readsById, turnBatch, TurnBatch, writeTogetherOrAlone } from 'src/core/batching/turn-batch';
+import { batchStatement, readsById, turnBatch, TurnBatch, writeTogetherOrAlone } from 'src/core/batching/turn-batch';
 import { groupBy } from 'src/core/collections/group-by';
 import { parsePathRef } from 'src/core/refs/path-ref';
 import { findByPathRef, pathRefCondition, RefTarget } from 'src/core/refs/ref-resolver';
@@ -133,16 +133,13 @@ export class CustomersService {
   ): Promise<number[]> {
     return this.uow.run(async (tx) => {
       const m = tx.manager;
-      let ids: number[];
-      try {
-        ids = await insertRowsReturningIds(
+      const ids = await batchStatement(
+        insertRowsReturningIds(
           m,
           Customer,
           set.map((c) => c.row),
-        );
-      } catch {
-        throw new BatchRefused();
-      }
+        ),
+      );
       const inserted = new Map(
         (await this.reader.many(m, { where: 'c.customer_id IN (:...ids)', params: { ids } })).map((c) => [
           c.customer_id,

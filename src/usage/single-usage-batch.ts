@@ -1,4 +1,4 @@
-import { BatchRefused, turnBatch, TurnBatch, writeTogetherOrAlone } from 'src/core/batching/turn-batch';
+import { batchStatement, turnBatch, TurnBatch, writeTogetherOrAlone } from 'src/core/batching/turn-batch';
 import { ApiError } from 'src/core/envelope/api-error';
 import { insertRow, insertRowsReturningIds } from 'src/database/insert-row';
 import { isUniqueViolation } from 'src/database/unique-violation';
@@ -55,13 +55,7 @@ export class SingleUsageBatch<T> {
 
   /** The rows' ids, in order, from one INSERT; BatchRefused when the database refuses it. */
   private together(rows: ReadonlyArray<Partial<UsageRecord>>): Promise<number[]> {
-    return this.uow.run(async (tx) => {
-      try {
-        return await insertRowsReturningIds(tx.manager, UsageRecord, [...rows]);
-      } catch {
-        throw new BatchRefused();
-      }
-    });
+    return this.uow.run((tx) => batchStatement(insertRowsReturningIds(tx.manager, UsageRecord, [...rows])));
   }
 
   /** One record in a unit of its own; its key, when taken, is a 400 naming it. */

@@ -1,6 +1,7 @@
 import { ApiError } from 'src/core/envelope/api-error';
 import {
   BatchRefused,
+  batchStatement,
   paddedToPowerOfTwo,
   readsById,
   turnBatch,
@@ -91,6 +92,11 @@ describe('writeTogetherOrAlone', () => {
   it('writes each alone when together was refused, each answered with its own outcome', async () => {
     const refused = () => Promise.reject(new BatchRefused());
     expect(messages(await writeTogetherOrAlone([1, -2, 3], refused, alone))).toEqual([10, 'refused -2', 30]);
+  });
+
+  it('reads a failure of the one statement given to batchStatement as refused', async () => {
+    await expect(batchStatement(Promise.resolve([7]))).resolves.toEqual([7]);
+    await expect(batchStatement(Promise.reject(new Error('duplicate key')))).rejects.toBeInstanceOf(BatchRefused);
   });
 
   it('gives any other failure of together to every item, and runs none alone', async () => {

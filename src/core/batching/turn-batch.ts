@@ -58,11 +58,23 @@ export function asError(error: unknown): Error {
 export class BatchRefused extends Error {}
 
 /**
+ * The one statement of a batch's `together`, its failure as BatchRefused: give it that
+ * statement alone, so that what fails after it (a revision, an event) stays every call's.
+ */
+export async function batchStatement<R>(statement: Promise<R>): Promise<R> {
+  try {
+    return await statement;
+  } catch {
+    throw new BatchRefused();
+  }
+}
+
+/**
  * The writes of a batch, each call's id (or other result) or Error, in order: several
  * `together` (one unit of work whose write is one statement), else each `alone` in a unit
- * of its own. `together` throws BatchRefused when the database refused its statement, so
- * that nothing of any call was written and each running alone is its first and only run:
- * a call's own problem (a taken key) is then its own answer. Any other failure of
+ * of its own. `together` throws BatchRefused when the database refused its statement
+ * (batchStatement), so that nothing of any call was written and each running alone is its
+ * first and only run: a call's own problem (a taken key) is then its own answer. Any other failure of
  * `together` (its COMMIT, say) is every call's, as for units that share a MariaDB group.
  */
 export async function writeTogetherOrAlone<T, R>(
