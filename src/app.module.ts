@@ -6,7 +6,6 @@ import { CollectionModule } from './billing-runs/collection/collection.module';
 import { NightlyModule } from './billing-runs/nightly/nightly.module';
 import { BillingRunsModule } from './billing-runs/runs/billing-runs.module';
 import { BulkModule } from './bulk/bulk.module';
-import { APP_ENTITIES } from './app.entities';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
@@ -52,7 +51,7 @@ export class AppModule implements OnModuleInit {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.db, APP_ENTITIES, config.timeouts),
+          useFactory: () => ({ ...buildDataSourceOptions(config.db, [], config.timeouts), autoLoadEntities: true }),
           dataSourceFactory: async (options) =>
             dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize()),
         }),

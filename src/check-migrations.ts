@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { APP_ENTITIES } from 'src/app.entities';
 import { DbConfig } from 'src/config/app-config';
 import { loadConfig, loadDotEnv } from 'src/config/load-config';
 import { buildDataSourceOptions } from 'src/database/data-source-options';
+import { findEntities } from 'src/database/discovery';
 import { sqliteTextColumnsNotFolded } from 'src/database/migrations/sqlite-text-collation';
 
 /**
@@ -48,7 +48,7 @@ async function main(): Promise<number> {
 }
 
 async function check(db: DbConfig, label: string, server: { mariadb: boolean } = { mariadb: false }): Promise<number> {
-  let options = buildDataSourceOptions(db, APP_ENTITIES);
+  let options = buildDataSourceOptions(db, findEntities());
   // TypeORM reads MariaDB's information_schema correctly only when told it is MariaDB (with
   // type 'mysql' it takes the COLUMN_DEFAULT "NULL" of every nullable column for the string 'NULL').
   if (server.mariadb && options.type === 'mysql') options = { ...options, type: 'mariadb' };

@@ -4,9 +4,11 @@ import { ContactsController } from './contacts.controller';
 import { ContactsService } from './contacts.service';
 import { CustomerContactsDeletion } from './customer-contacts-deletion';
 import { PortalLinksService } from './portal-links.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoginToken } from './entities/login-token.entity';
 
 @Module({
-  imports: [CustomersModule],
+  imports: [TypeOrmModule.forFeature([LoginToken]), CustomersModule],
   controllers: [ContactsController],
   providers: [ContactsService, PortalLinksService, CustomerContactsDeletion],
   exports: [ContactsService, PortalLinksService],

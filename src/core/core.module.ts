@@ -20,6 +20,11 @@ import { TeapotController } from './teapot.controller';
 import { WireFormat } from './wire/wire-format';
 import { IdempotencyGuard } from './idempotency/idempotency.guard';
 import { IdempotencyStore } from './idempotency/idempotency-store';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiCredential } from './auth/api-credential.entity';
+import { IdempotencyKey } from './idempotency/idempotency-key.entity';
+import { Revision } from './revisions/revision.entity';
+import { DomainEvent } from './events/domain-event.entity';
 
 /**
  * Cross-cutting machinery every resource module uses. Guards run in order: auth, then rate
@@ -28,6 +33,7 @@ import { IdempotencyStore } from './idempotency/idempotency-store';
 @Global()
 @Module({
   imports: [
+    TypeOrmModule.forFeature([ApiCredential, IdempotencyKey, Revision, DomainEvent]),
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({

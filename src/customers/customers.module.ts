@@ -6,8 +6,12 @@ import { CustomerExtensions } from './customer-figures';
 import { CustomerPresenter } from './customer.presenter';
 import { CustomersController } from './customers.controller';
 import { CustomersService } from './customers.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Customer } from './entities/customer.entity';
+import { Contact } from './entities/contact.entity';
 
 @Module({
+  imports: [TypeOrmModule.forFeature([Customer, Contact])],
   controllers: [CustomersController],
   providers: [
     CustomersService,

@@ -2,14 +2,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DbConfig, TimeoutConfig } from 'src/config/app-config';
-import { MIGRATIONS } from './migrations';
+import { findMigrations } from './discovery';
 
 /** DB_CONNECT_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS as shipped (the CLI uses them too). */
 const DEFAULT_TIMEOUTS = { dbConnectMs: 5_000, dbStatementMs: 15_000 };
 
 /**
- * The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). The entities
- * come from the composition root (src/app.entities.ts): the database layer lists no feature.
+ * The one options builder, shared by the app and the TypeORM CLI (ormconfig.ts). Migrations are
+ * found where they live (`discovery.ts`); the app registers entities module by module
+ * (`TypeOrmModule.forFeature`, `autoLoadEntities`), the tools pass `findEntities()`: the
+ * database layer lists no feature.
  */
 export function buildDataSourceOptions(
   db: DbConfig,
@@ -18,7 +20,7 @@ export function buildDataSourceOptions(
 ): DataSourceOptions {
   const common = {
     entities,
-    migrations: MIGRATIONS,
+    migrations: findMigrations(),
     migrationsRun: db.migrationsRun,
     synchronize: false,
     logging: false,

@@ -13,9 +13,18 @@ import { InvoicePresenter } from './invoice.presenter';
 import { InvoicesController } from './invoices.controller';
 import { InvoicesService } from './invoices.service';
 import { PricingInputsLoader } from './pricing-inputs-loader';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Invoice } from './entities/invoice.entity';
+import { InvoiceLine } from './entities/invoice-line.entity';
+import { InvoiceSchedule } from './entities/invoice-schedule.entity';
+import { InvoiceDelivery } from './entities/invoice-delivery.entity';
 
 @Module({
-  imports: [CustomersModule, TaxesModule],
+  imports: [
+    TypeOrmModule.forFeature([Invoice, InvoiceLine, InvoiceSchedule, InvoiceDelivery]),
+    CustomersModule,
+    TaxesModule,
+  ],
   controllers: [InvoicesController],
   providers: [
     InvoicesService,

@@ -1,7 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { MailTemplates } from './mail-templates';
 import { MailService } from './mail.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailMessage } from './entities/mail-message.entity';
 
 @Global()
-@Module({ providers: [MailService, MailTemplates], exports: [MailService, MailTemplates] })
+@Module({
+  imports: [TypeOrmModule.forFeature([MailMessage])],
+  providers: [MailService, MailTemplates],
+  exports: [MailService, MailTemplates],
+})
 export class MailModule {}

@@ -8,9 +8,13 @@ import { PaymethodPresenter } from './paymethod.presenter';
 import { BankAccountsController, CreditCardsController, TokenizedController } from './paymethods.controllers';
 import { SetPayMethodAction } from './set-paymethod.action';
 import { TokenizedService } from './tokenized.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CreditCard } from './entities/credit-card.entity';
+import { AchAccount } from './entities/ach-account.entity';
+import { TokenizedPaymethod } from './entities/tokenized-paymethod.entity';
 
 @Module({
-  imports: [CustomersModule, PaymentsModule],
+  imports: [TypeOrmModule.forFeature([CreditCard, AchAccount, TokenizedPaymethod]), CustomersModule, PaymentsModule],
   controllers: [CreditCardsController, BankAccountsController, TokenizedController],
   providers: [
     CreditCardsService,

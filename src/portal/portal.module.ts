@@ -22,6 +22,8 @@ import { PortalSessions } from './portal-session';
 import { PortalSignIn } from './portal-sign-in';
 import { PortalController } from './portal.controller';
 import { QuoteLinksController } from './quotes/quote-links.controller';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PortalKey } from './entities/portal-key.entity';
 
 /** The path prefixes of the portal's controllers (`portal`, and `r` for the hosted links). */
 const PORTAL_PREFIXES = ['portal', 'r'];
@@ -33,6 +35,7 @@ const PORTAL_PREFIXES = ['portal', 'r'];
  */
 @Module({
   imports: [
+    TypeOrmModule.forFeature([PortalKey]),
     ContactsModule,
     CustomersModule,
     InvoicesModule,

@@ -15,9 +15,20 @@ import { QuoteReader } from './quote-reader';
 import { QuotePresenter } from './quote.presenter';
 import { QuotesController } from './quotes.controller';
 import { QuotesService } from './quotes.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Quote } from './entities/quote.entity';
+import { QuoteLine } from './entities/quote-line.entity';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule, ItemsModule, MailModule, SubscriptionsModule, TaxesModule],
+  imports: [
+    TypeOrmModule.forFeature([Quote, QuoteLine]),
+    CustomersModule,
+    InvoicesModule,
+    ItemsModule,
+    MailModule,
+    SubscriptionsModule,
+    TaxesModule,
+  ],
   controllers: [QuotesController],
   providers: [
     QuotesService,

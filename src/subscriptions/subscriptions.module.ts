@@ -25,9 +25,21 @@ import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
 
 import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Subscription } from './entities/subscription.entity';
+import { SubscriptionLine } from './entities/subscription-line.entity';
+import { BillingCycle } from './entities/billing-cycle.entity';
+import { PendingProration } from './entities/pending-proration.entity';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule, ItemsModule, PaymethodsModule, MailModule],
+  imports: [
+    TypeOrmModule.forFeature([Subscription, SubscriptionLine, BillingCycle, PendingProration]),
+    CustomersModule,
+    InvoicesModule,
+    ItemsModule,
+    PaymethodsModule,
+    MailModule,
+  ],
   controllers: [SubscriptionsController],
   providers: [
     SubscriptionsService,

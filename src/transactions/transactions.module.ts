@@ -25,9 +25,19 @@ import { TransactionWriter } from './transaction-writer';
 import { TransactionPresenter } from './transaction.presenter';
 import { TransactionsController } from './transactions.controller';
 import { TransactionsService } from './transactions.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Transaction } from './entities/transaction.entity';
+import { TransactionApplied } from './entities/transaction-applied.entity';
+import { PaymentAttempt } from './entities/payment-attempt.entity';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule, PaymentsModule, PaymethodsModule],
+  imports: [
+    TypeOrmModule.forFeature([Transaction, TransactionApplied, PaymentAttempt]),
+    CustomersModule,
+    InvoicesModule,
+    PaymentsModule,
+    PaymethodsModule,
+  ],
   controllers: [TransactionsController],
   providers: [
     TransactionsService,

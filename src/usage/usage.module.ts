@@ -7,6 +7,8 @@ import { UsageController } from './usage.controller';
 import { UsagePull } from './usage-pull';
 import { UsageService } from './usage.service';
 import { UsageTargetResolver } from './usage-target-resolver';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsageRecord } from './entities/usage-record.entity';
 
 /**
  * Usage of metered subscription lines: records pushed through `/usage` (billed in arrears
@@ -14,7 +16,7 @@ import { UsageTargetResolver } from './usage-target-resolver';
  * make before each subscription's unit.
  */
 @Module({
-  imports: [CustomersModule, SubscriptionsModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([UsageRecord]), CustomersModule, SubscriptionsModule, WebhooksModule],
   controllers: [UsageController],
   providers: [UsageService, UsageTargetResolver, PushedUsageSource, UsagePull],
   exports: [UsageService, UsagePull],

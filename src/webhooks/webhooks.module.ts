@@ -10,9 +10,15 @@ import { WebhookLogService } from './log/webhook-log.service';
 import { WebhookPresenter } from './webhook.presenter';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Webhook } from './entities/webhook.entity';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { WebhookAttempt } from './entities/webhook-attempt.entity';
+import { AccountSecret } from './entities/account-secret.entity';
 
 /** Hooks, their durable signed delivery and the delivery log (see README.md here). */
 @Module({
+  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookAttempt, AccountSecret])],
   controllers: [WebhooksController, WebhookLogController],
   providers: [
     WebhooksService,

@@ -8,10 +8,19 @@ import { Dunning } from '../dunning/dunning';
 import { CollectionEnrollment } from './collection-enrollment';
 import { CollectionReopening } from './collection-reopening';
 import { InvoiceCollector } from './invoice-collector';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { InvoiceCollection } from './invoice-collection.entity';
 
 /** Automatic collection of subscription invoices and its dunning (DESIGN §6 "Billing runs"). */
 @Module({
-  imports: [CustomersModule, InvoicesModule, MailModule, SubscriptionsModule, TransactionsModule],
+  imports: [
+    TypeOrmModule.forFeature([InvoiceCollection]),
+    CustomersModule,
+    InvoicesModule,
+    MailModule,
+    SubscriptionsModule,
+    TransactionsModule,
+  ],
   providers: [CollectionEnrollment, CollectionReopening, InvoiceCollector, Dunning],
   exports: [InvoiceCollector],
 })

@@ -4,9 +4,11 @@ import { InvoicesModule } from 'src/invoices/invoices.module';
 import { CustomerActivity } from 'src/customers/customer-activity';
 import { NightlyJob } from './nightly-job';
 import { NightlyDueWork } from './nightly-due-work';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { NightlyRun } from './nightly-run.entity';
 
 @Module({
-  imports: [CustomersModule, InvoicesModule],
+  imports: [TypeOrmModule.forFeature([NightlyRun]), CustomersModule, InvoicesModule],
   providers: [NightlyJob, NightlyDueWork],
   exports: [NightlyJob],
 })
