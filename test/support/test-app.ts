@@ -13,6 +13,7 @@ import { configureApp } from 'src/configure-app';
 import { CredentialService } from 'src/core/auth/credential.service';
 import { Clock } from 'src/core/clock/clock';
 import { JobQueue } from 'src/core/jobs/job-queue';
+import { createDatabaseFromTemplate } from './mysql-template';
 
 export const API_USER = 'test-integration';
 export const API_PASS = 'test-secret-0123456789';
@@ -60,11 +61,9 @@ export async function createTestApp(
     LOG_LEVEL: 'error',
     ...env,
   });
-  if (scratchDb)
-    await mysqlAdmin(
-      config,
-      `CREATE DATABASE IF NOT EXISTS \`${scratchDb}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
+  // A new scratch database is a copy of the migrated template; one kept by an earlier app
+  // (env.DB_NAME) is opened as it is.
+  if (scratchDb && !env.DB_NAME) await createDatabaseFromTemplate(config.db, scratchDb);
 
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error'] });
