@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
-import { createTestApp, TestApp } from './support/test-app';
-import { startReceiver, verifyStandardWebhook, WebhookReceiver } from './support/webhook-receiver';
+import { createTestApp, TestApp } from '../support/test-app';
+import { startReceiver, verifyStandardWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * The server dies after the change committed but before its delivery job ran: the

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
-import { AUTH } from './support/test-app';
-import { killServer, scratchDatabase, ServerProcess, startServer } from './support/server-process';
+import { AUTH } from '../support/test-app';
+import { killServer, scratchDatabase, ServerProcess, startServer } from '../support/server-process';
 
 jest.setTimeout(180_000);
 

@@ -1,5 +1,5 @@
-import { StallProxy } from './support/stall-proxy';
-import { createTestApp, TestApp } from './support/test-app';
+import { StallProxy } from '../support/stall-proxy';
+import { createTestApp, TestApp } from '../support/test-app';
 
 /**
  * MariaDB behind a proxy the test stalls (this file always runs on MariaDB, whatever

@@ -1,8 +1,8 @@
-import { billingCli, startBillingCli, summaryCount } from './support/billing-cli';
-import { createId } from './support/catalog-fixtures';
-import { cloneSubscriptions } from './support/due-subscriptions';
-import { scratchDatabase } from './support/server-process';
-import { createTestApp, TestApp } from './support/test-app';
+import { billingCli, startBillingCli, summaryCount } from '../support/billing-cli';
+import { createId } from '../support/catalog-fixtures';
+import { cloneSubscriptions } from '../support/due-subscriptions';
+import { scratchDatabase } from '../support/server-process';
+import { createTestApp, TestApp } from '../support/test-app';
 
 /** Due subscriptions in the run: issue 20 checks faults at 10,000 (a kill lands midway, two workers overlap). */
 const COUNT = 10_000;
