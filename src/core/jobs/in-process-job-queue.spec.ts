@@ -43,17 +43,37 @@ describe('InProcessJobQueue', () => {
     expect(done).toEqual(['ok']);
   });
 
-  it('drops pending jobs on shutdown', async () => {
-    const queue = new InProcessJobQueue();
-    let runs = 0;
-    queue.register('later', () => {
-      runs++;
-      return Promise.resolve();
+  describe('with fake timers', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('runs a delayed job when its delay has passed', async () => {
+      const queue = new InProcessJobQueue();
+      let runs = 0;
+      queue.register('later', () => {
+        runs++;
+        return Promise.resolve();
+      });
+      await queue.enqueue('later', {}, { delayMs: 50 });
+      await jest.advanceTimersByTimeAsync(49);
+      expect(runs).toBe(0);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(runs).toBe(1);
     });
-    await queue.enqueue('later', {}, { delayMs: 50 });
-    queue.onApplicationShutdown();
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(runs).toBe(0);
+
+    it('drops pending jobs on shutdown', async () => {
+      const queue = new InProcessJobQueue();
+      let runs = 0;
+      queue.register('later', () => {
+        runs++;
+        return Promise.resolve();
+      });
+      await queue.enqueue('later', {}, { delayMs: 50 });
+      queue.onApplicationShutdown();
+      // Well past the delay: the job would have run by now had shutdown not dropped it.
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(runs).toBe(0);
+    });
   });
 
   it('lets a running job finish before the app closes the database, and drops queued ones', async () => {
