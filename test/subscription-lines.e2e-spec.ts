@@ -1,3 +1,4 @@
+import { InvoiceCollector } from 'src/billing-runs/collection/invoice-collector';
 import { NightlyJob } from 'src/billing-runs/nightly/nightly-job';
 import { PendingProration } from 'src/subscriptions/entities/pending-proration.entity';
 import { createId } from './support/catalog-fixtures';
@@ -164,6 +165,9 @@ describe('subscription lines and figures', () => {
     ]);
     expect([first.total, second.total]).toEqual([260, 10]);
     expect((second.line_items as Json[]).map((l) => l.item_id)).toEqual([item.plan]);
+    // Billed once, the one-time line has ended (its expire_datetime is its first invoice's run).
+    const lines = (await t.get(`/api/v3/package/${sub.once}`).expect(200)).body.response.line_items as Json[];
+    expect(lines.find((l) => l.item_id === item.onboarding)!.expire_datetime).toBe('2026-01-05T09:01:00-06:00');
   });
 
   it('shows a line as the same item and quantity on a one-off invoice (line_quantity 3)', async () => {
@@ -258,6 +262,8 @@ describe('subscription lines and figures', () => {
     });
 
     await moveClock(t, new Date(t.clock.now().getTime() + 60_000));
+    // As the collection tests do: the pass that charges what the run enrolled, awaited here.
+    await t.app.get(InvoiceCollector).collectDue();
     const [charged] = await invoicesOf(onCard);
     // Charged by collection as any card subscription: 10.00 paid, nothing left.
     expect(charged).toMatchObject({ total: 10, payments: 10, applied: 10, balance: 0 });

@@ -163,9 +163,13 @@ export class SubscriptionInvoicing {
       allLines.map((l) => l.line_item_id),
       { invoices_billed: () => 'invoices_billed + 1' },
     );
-    const expired = allLines.filter((l) =>
-      hasExpired(Object.assign(history(l), { invoicesBilled: l.invoices_billed + 1 })),
-    );
+    // A one-time price is over once billed (DESIGN §6 "One-time lines"): its line ends with
+    // its first invoice, as a line at its `expire_recurs` does.
+    const expired = allLines.filter((l) => {
+      const after = Object.assign(history(l), { invoicesBilled: l.invoices_billed + 1 });
+      const paycycle = l.tierset_id === null ? undefined : tiersets.get(l.tierset_id)?.tierset.paycycle;
+      return hasExpired(after) || (!items.get(l.item_id)?.is_usage && !billsPrice(after, paycycle));
+    });
     await updateWhereIn(
       m,
       SubscriptionLine,
