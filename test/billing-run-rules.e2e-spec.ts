@@ -179,16 +179,17 @@ describe('billing run rules', () => {
     expect(usageLine).toMatchObject({
       line_usage: 12,
       line_total: 6,
-      usage_from: wall('2026-06-02'),
-      usage_to: wall('2026-07-02'),
+      // Usage periods are account-zone days: from the cycle's start date to the next one's.
+      usage_from: wall('2026-06-02', '00:00:00'),
+      usage_to: wall('2026-07-02', '00:00:00'),
     });
     expect(await invoiceDates(failing)).toEqual(['2026-06-02']);
 
     const asked = usageServer.received.find((b) => Number(b.package.package_id) === good)!;
     expect(asked).toMatchObject({
       security_token: TOKEN,
-      from_datetime: '2026-06-02 10:00:00',
-      to_datetime: '2026-07-02 10:00:00',
+      from_datetime: '2026-06-02 00:00:00',
+      to_datetime: '2026-07-02 00:00:00',
       customer: { customer_id: customer, external_key: 'rules-co' },
       package: { package_id: good },
       this_line_item: { external_key: 'good-calls', item_name: 'API calls', item_units: 'call' },

@@ -143,8 +143,9 @@ describe('billing runs through the test clock', () => {
         expect({ label, usage: usageLine.line_usage, from: usageLine.usage_from, to: usageLine.usage_to }).toEqual({
           label,
           usage: usage[k - 1],
-          from: wall(starts[k - 1]),
-          to: wall(start),
+          // Usage periods are account-zone days: from cycle k−1's start date up to cycle k's.
+          from: wall(starts[k - 1], '00:00:00'),
+          to: wall(start, '00:00:00'),
         });
         expect(invoice.cycle_pre_from_date).toBe(starts[k - 1]);
       } else {

@@ -205,7 +205,8 @@ describe('invoice actions, events and the payments extension point', () => {
       payments: 314.82,
       credits: 10,
       refunds: 10,
-      applied: 334.82,
+      // applied = payments + credits − refunds = 314.82 + 10 − 10 (DESIGN §6 "Invoices").
+      applied: 314.82,
       balance: 0,
       is_paid: true,
       paid_date: '2026-03-10',

@@ -23,15 +23,32 @@ describe('invoiceFigures (the status machine of DESIGN §6)', () => {
     expect(late.overdue.toString()).toBe('314.82');
   });
 
-  it('balance = total - payments - credits - writeoffs + refunds', () => {
+  it('applied = payments + credits - refunds; balance = total - applied - writeoffs', () => {
     const f = invoiceFigures(
       facts(),
       { ...NOTHING_APPLIED, payments: d('200'), credits: d('50'), writeoffs: d('4.82'), refunds: d('10') },
       '2026-03-01',
     );
     expect(f.balance.toString()).toBe('70'); // 314.82 - 200 - 50 - 4.82 + 10
-    expect(f.applied.toString()).toBe('264.82'); // 200 + 50 + 4.82 + 10
+    expect(f.applied.toString()).toBe('240'); // 200 + 50 - 10
+    // The invariant: 314.82 - 240 - 4.82 = 70.
     expect(f.status).toBe('open-unpaid');
+  });
+
+  it('re-opens what a refund gives back (30.00 paid, 30.00 refunded; 30.00 paid, 12.50 refunded)', () => {
+    const full = invoiceFigures(
+      facts({ total: d('30') }),
+      { ...NOTHING_APPLIED, payments: d('30'), refunds: d('30') },
+      '2026-03-01',
+    );
+    expect([full.applied, full.balance].map(String)).toEqual(['0', '30']); // 30 - 30 = 0; 30 - 0 - 0 = 30
+    expect(full.status).toBe('open-unpaid');
+    const part = invoiceFigures(
+      facts({ total: d('30') }),
+      { ...NOTHING_APPLIED, payments: d('30'), refunds: d('12.5') },
+      '2026-03-01',
+    );
+    expect([part.applied, part.balance].map(String)).toEqual(['17.5', '12.5']); // 30 - 12.50 = 17.50; 30 - 17.50 = 12.50
   });
 
   it('is closed-paid at a zero balance, even past due and in collections', () => {

@@ -25,7 +25,8 @@ export interface InvoiceFigures {
 }
 
 /**
- * Balance = total - payments - credits - writeoffs + refunds (0 once void). Status
+ * The invariant of DESIGN §6 "Invoices": `applied` = payments + credits − refunds, balance
+ * = total − applied − writeoffs (0 once void), so a refund re-opens what it gives back. Status
  * (DESIGN §6): closed-void if void; closed-paid if the balance is 0; open-collections
  * if set; open-overdue if past due with a balance; else open-unpaid.
  */
@@ -40,9 +41,8 @@ export function invoiceFigures(facts: InvoiceFacts, applied: InvoiceApplied, tod
     applied.writeoffs === ZERO &&
     applied.refunds === ZERO &&
     !facts.total.isNegative();
-  const open = nothing
-    ? facts.total
-    : facts.total.minus(applied.payments).minus(applied.credits).minus(applied.writeoffs).plus(applied.refunds);
+  const net = nothing ? ZERO : applied.payments.plus(applied.credits).minus(applied.refunds);
+  const open = nothing ? facts.total : facts.total.minus(net).minus(applied.writeoffs);
   const balance = isVoid ? ZERO : Decimal.max(open, ZERO);
   const late = daysBetween(facts.due_date, today);
   const isOverdue = !isVoid && balance.gt(ZERO) && isPastDue(facts.due_date, today);
@@ -53,7 +53,7 @@ export function invoiceFigures(facts: InvoiceFacts, applied: InvoiceApplied, tod
   else if (isOverdue) status = 'open-overdue';
   else status = 'open-unpaid';
   return {
-    applied: nothing ? ZERO : applied.payments.plus(applied.credits).plus(applied.writeoffs).plus(applied.refunds),
+    applied: net,
     balance,
     overdue: isOverdue ? balance : ZERO,
     is_paid: balance.lte(ZERO),

@@ -11,6 +11,7 @@ import { newRecordStamps } from 'src/core/context/record-stamps';
 import { insertRows, insertRowsReturningIds, insertRuns } from 'src/database/insert-row';
 import { Tx } from 'src/database/unit-of-work';
 import { updateWhereIn } from 'src/database/update-where-in';
+import { LoadedTierset } from 'src/items/tierset-loader';
 import { ReferenceService } from 'src/reference/reference.service';
 import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';
 import { InvoiceSchedule } from './entities/invoice-schedule.entity';
@@ -33,6 +34,8 @@ export interface InvoiceDraftLine {
   line_quantity?: Decimal;
   /** Overrides the tierset's price (rate × quantity). */
   line_rate?: Decimal;
+  /** The price to bill at instead of the item's current one (a subscription line's tierset). */
+  tierset?: LoadedTierset;
   paycycle?: string;
   descrip?: string | null;
   custom?: Record<string, string | null>;
@@ -53,6 +56,8 @@ export interface InvoiceDraft {
   termsId: number;
   currencyId: number;
   packageId?: number | null;
+  /** The default schedule's payment method (DESIGN §6: the subscription's, else `inv`). */
+  paymethod?: string;
   lines: InvoiceDraftLine[];
   /**
    * Other invoice columns as given (refnumber, external_key, class, admin, paycycle,
@@ -125,7 +130,8 @@ export class InvoiceIssuer {
       const status = invoiceFigures(facts, NOTHING_APPLIED, today).status;
       const fields = draft.fields ?? {};
       const invoice = invoiceRow(draft, fields, { dueDate, sums, status, stamps: newRecordStamps(ctx, now) });
-      return { invoice, lines: rows, dueDate, total: sums.total, named: Boolean(fields.refnumber) };
+      const paymethod = draft.paymethod ?? 'inv';
+      return { invoice, lines: rows, dueDate, total: sums.total, named: Boolean(fields.refnumber), paymethod };
     });
 
     const ids = new Array<number>(drafts.length);
@@ -142,7 +148,7 @@ export class InvoiceIssuer {
     const schedules = built.map((b, i) => ({
       invoice_id: ids[i],
       token: randomToken(),
-      paymethod: 'inv',
+      paymethod: b.paymethod,
       due_date: b.dueDate,
       amount: b.total,
       write_datetime: now,
@@ -165,6 +171,7 @@ export function lineSpecOf(line: InvoiceDraftLine, index = 0): LineSpec {
     descrip: line.descrip,
     line_rate: line.line_rate,
     line_quantity: line.line_quantity,
+    tierset: line.tierset,
     custom: line.custom ?? {},
     period: line.period,
     prorate: line.prorate,

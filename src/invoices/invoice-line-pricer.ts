@@ -27,6 +27,11 @@ export interface LineSpec {
   origin: 'new' | 'existing' | 'setup';
   /** The tierset a `setup` line came from. */
   tierset_id?: number | null;
+  /**
+   * The price the line bills at when not the item's current one in the invoice's currency
+   * (a subscription line's own tierset); priced the same way either way.
+   */
+  tierset?: LoadedTierset;
   item_id: number;
   paycycle?: string;
   descrip?: string | null;
@@ -104,7 +109,7 @@ export function priceInvoiceLines(
       drafts.push({ spec, item, tiersetId: spec.tierset_id ?? null, price, setup: false });
       continue;
     }
-    const tierset = tiersetForCurrency(inputs.tiersets.get(item.item_id) ?? [], inputs.currencyId);
+    const tierset = spec.tierset ?? tiersetForCurrency(inputs.tiersets.get(item.item_id) ?? [], inputs.currencyId);
     if (spec.lineOrigin === 'setup') {
       drafts.push(setupDraft(spec, item, tierset));
       continue;

@@ -34,6 +34,8 @@ export class SubscriptionExpiry implements OnModuleInit {
 
   onModuleInit(): void {
     this.tasks.add('subscription expiry', () => this.expireEnded());
+    // MRR counts a line in trial from the day its trial ends (DESIGN §6 "MRR/ARR").
+    this.tasks.add('subscription trial MRR', () => this.uow.run((tx) => this.mrr.refreshTrialsEnded(tx.manager)));
   }
 
   /** How many subscriptions expired. */
@@ -59,7 +61,9 @@ export class SubscriptionExpiry implements OnModuleInit {
         let count = 0;
         for (const id of ids) {
           // Checked again in the transaction: a line added or an action taken since the page was read wins.
-          const lines = await tx.manager.find(SubscriptionLine, { where: { package_id: id, cancel_datetime: IsNull() } });
+          const lines = await tx.manager.find(SubscriptionLine, {
+            where: { package_id: id, cancel_datetime: IsNull() },
+          });
           const ended = lines.every((l) =>
             hasEnded({ expireRecurs: l.expire_recurs, invoicesBilled: l.invoices_billed }, l.expire_datetime, now),
           );

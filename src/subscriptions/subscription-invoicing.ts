@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager, In } from 'typeorm';
 import { Cycle, cycleAt, cycleBefore } from 'src/billing/cycles/cycle-calendar';
-import { billsSetup, hasExpired, isInTrial } from 'src/billing/cycles/line-billing';
-import { priceAtRate, priceLine } from 'src/billing/pricing/line-pricing';
+import { billsPrice, billsSetup, hasExpired, isInTrial, usagePeriod } from 'src/billing/cycles/line-billing';
 import { groupBy } from 'src/core/collections/group-by';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -20,19 +19,20 @@ import { insertRows, insertRuns } from 'src/database/insert-row';
 import { InvoiceDraftLine, InvoiceIssuer } from 'src/invoices/invoice-issuer';
 import { PricingCatalog } from 'src/invoices/invoice-line-pricer';
 import { Item } from 'src/items/entities/item.entity';
-import { LoadedTierset, loadTiersetsById, priceSheetOf } from 'src/items/tierset-loader';
+import { LoadedTierset, loadTiersetsById } from 'src/items/tierset-loader';
 import { BillingCycle } from './entities/billing-cycle.entity';
 import { PendingProration } from './entities/pending-proration.entity';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
 import { ProrationCharge } from './subscription-proration';
+import { lineHistory as history } from './subscription-line-history';
 import { MeteredLine, SubscriptionUsage } from './subscription-usage';
 
 /**
  * Subscription invoices through InvoiceIssuer, in the caller's transaction: the cycle that
  * starts at `next_invoice_datetime` (action `invoice`), and prorations billed at once
- * (`subscribe_prorate_cycle: now`). Lines bill at their own tierset: flat prices as rate ×
- * quantity, other models as their computed amount.
+ * (`subscribe_prorate_cycle: now`). Lines bill at their own tierset, priced and shown as the
+ * same item and quantity at that price on a one-off invoice (one code path: the pricer).
  */
 @Injectable()
 export class SubscriptionInvoicing {
@@ -89,7 +89,7 @@ export class SubscriptionInvoicing {
       const cycle = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);
       const before = cycleBefore(sub.start_datetime, sub.paycycle, cycle, zone);
       const lines = linesBySub.get(sub.package_id) ?? [];
-      return { sub, date, usage, cycle, before, lines, metered: meteredLines(lines, items, before) };
+      return { sub, date, usage, cycle, before, lines, metered: meteredLines(lines, items, before, zone) };
     });
     const stored = await this.usage.amounts(
       m,
@@ -163,9 +163,13 @@ export class SubscriptionInvoicing {
       allLines.map((l) => l.line_item_id),
       { invoices_billed: () => 'invoices_billed + 1' },
     );
-    const expired = allLines.filter((l) =>
-      hasExpired(Object.assign(history(l), { invoicesBilled: l.invoices_billed + 1 })),
-    );
+    // A one-time price is over once billed (DESIGN §6 "One-time lines"): its line ends with
+    // its first invoice, as a line at its `expire_recurs` does.
+    const expired = allLines.filter((l) => {
+      const after = Object.assign(history(l), { invoicesBilled: l.invoices_billed + 1 });
+      const paycycle = l.tierset_id === null ? undefined : tiersets.get(l.tierset_id)?.tierset.paycycle;
+      return hasExpired(after) || (!items.get(l.item_id)?.is_usage && !billsPrice(after, paycycle));
+    });
     await updateWhereIn(
       m,
       SubscriptionLine,
@@ -206,7 +210,12 @@ export class SubscriptionInvoicing {
     const zone = this.wire.timezone;
     const cycle = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);
     const lines = (await this.billableLinesOf(m, [sub.package_id])).get(sub.package_id) ?? [];
-    return meteredLines(lines, await itemsOf(m, lines), cycleBefore(sub.start_datetime, sub.paycycle, cycle, zone));
+    return meteredLines(
+      lines,
+      await itemsOf(m, lines),
+      cycleBefore(sub.start_datetime, sub.paycycle, cycle, zone),
+      zone,
+    );
   }
 
   /** Each subscription's lines not replaced, removed or expired, in order (one query). */
@@ -269,6 +278,7 @@ export class SubscriptionInvoicing {
           termsId: sub.terms_id,
           currencyId: sub.currency_id,
           packageId: sub.package_id,
+          paymethod: sub.paymethod,
           lines,
           fields: { paycycle: sub.paycycle, class_id: sub.class_id, admin_id: sub.admin_id, ...cycle },
         };
@@ -278,19 +288,10 @@ export class SubscriptionInvoicing {
   }
 }
 
-function history(l: SubscriptionLine) {
-  return {
-    subscribed: l.subscribe_datetime,
-    trialDays: l.trial_days,
-    trialRecurs: l.trial_recurs,
-    expireRecurs: l.expire_recurs,
-    invoicesBilled: l.invoices_billed,
-  };
-}
-
 /**
- * A cycle's lines before prorations: recurring lines in advance (free in trial), setup
- * once, metered lines at the usage pulled or stored for the cycle that just ended.
+ * A cycle's lines before prorations: recurring lines in advance (free in trial; a one-time
+ * price only on the line's first invoice), setup once, metered lines at the usage pulled or
+ * stored for the cycle that just ended.
  */
 function draftLinesOf(
   p: {
@@ -310,7 +311,7 @@ function draftLinesOf(
   const draftLines: InvoiceDraftLine[] = [];
   for (const l of p.lines) {
     const tierset = tiersetOf(l);
-    if (!items.get(l.item_id)?.is_usage) {
+    if (!items.get(l.item_id)?.is_usage && billsPrice(history(l), tierset?.tierset.paycycle)) {
       const origin: InvoiceDraftLine['origin'] = isInTrial(history(l), cycle.start) ? 'trial' : 'recurring';
       // Added to the priced line, not spread into a new literal: see ARCHITECTURE.md ("Objects on hot paths").
       draftLines.push(
@@ -326,8 +327,9 @@ function draftLinesOf(
     const id = u.line.line_item_id;
     const usage = p.usage?.get(id) ?? stored.get(id) ?? ZERO;
     draftLines.push(
-      Object.assign(usagePriced(u.line, tiersetOf(u.line), usage), {
+      Object.assign(priced(u.line, tiersetOf(u.line), usage), {
         origin: 'usage' as const,
+        usage,
         period: u.period,
         package_line_id: id,
         descrip: u.line.descrip,
@@ -372,35 +374,24 @@ async function itemsOf(
 }
 
 /**
- * Metered lines bill `ended`, the cycle before the one invoiced (none on the first invoice,
- * DESIGN §6, `billedPeriod` of a usage line), from the line's subscription if that came
- * later; a line subscribed since gets none yet.
+ * Metered lines bill the usage period (account-zone days, `usagePeriod`) of `ended`, the
+ * cycle before the one invoiced (none on the first invoice, DESIGN §6, `billedPeriod` of a
+ * usage line), from the line's subscription date if that came later; a line subscribed on
+ * or after the next cycle's start date gets none yet.
  */
-function meteredLines(lines: SubscriptionLine[], items: Map<number, Item>, ended: Cycle | null): MeteredLine[] {
+function meteredLines(
+  lines: SubscriptionLine[],
+  items: Map<number, Item>,
+  ended: Cycle | null,
+  zone: string,
+): MeteredLine[] {
   if (!ended) return [];
   return lines.flatMap((line) => {
     const item = items.get(line.item_id);
-    if (!item?.is_usage || line.subscribe_datetime >= ended.end) return [];
-    const from = line.subscribe_datetime > ended.start ? line.subscribe_datetime : ended.start;
-    return [{ line, item, period: { from, to: ended.end } }];
+    if (!item?.is_usage) return [];
+    const period = usagePeriod(ended, zone, line.subscribe_datetime);
+    return period.from < period.to ? [{ line, item, period }] : [];
   });
-}
-
-/**
- * A usage line priced by its tierset on the period's total (tiers apply to the total):
- * shown as rate × usage when that is the amount, else as the amount for one.
- */
-function usagePriced(
-  l: SubscriptionLine,
-  tierset: LoadedTierset | undefined,
-  usage: Decimal,
-): Omit<InvoiceDraftLine, 'origin'> {
-  if (!tierset) return { item_id: l.item_id, line_quantity: usage, usage };
-  const price = priceLine(priceSheetOf(tierset), usage);
-  if (priceAtRate(price.rate, usage).amount.eq(price.amount)) {
-    return { item_id: l.item_id, line_rate: price.rate, line_quantity: usage, usage };
-  }
-  return { item_id: l.item_id, line_rate: price.amount, line_quantity: new Decimal(1), usage };
 }
 
 /**
@@ -420,14 +411,17 @@ function cycleDates(cycle: Cycle, before: Cycle | null, zone: string): Partial<I
   };
 }
 
-/** A line at its own price: flat as rate × quantity, other models as their amount for one. */
-function priced(l: SubscriptionLine, tierset: LoadedTierset | undefined): Omit<InvoiceDraftLine, 'origin'> {
-  if (!tierset) return { item_id: l.item_id, line_quantity: l.line_quantity };
-  if (tierset.tierset.pricemodel === 'fla') {
-    return { item_id: l.item_id, line_rate: tierset.tierset.base, line_quantity: l.line_quantity };
-  }
-  const amount = priceLine(priceSheetOf(tierset), l.line_quantity).amount;
-  return { item_id: l.item_id, line_rate: amount, line_quantity: new Decimal(1) };
+/**
+ * A line at its own price (its tierset; without one, the item's current price) for
+ * `quantity` (default the line's; a metered line's usage): the pricer prices it as the same
+ * item and quantity on a one-off invoice, discounts included (DESIGN §6 "One-time lines").
+ */
+function priced(
+  l: SubscriptionLine,
+  tierset: LoadedTierset | undefined,
+  quantity: Decimal = l.line_quantity,
+): Omit<InvoiceDraftLine, 'origin'> {
+  return { item_id: l.item_id, line_quantity: quantity, tierset };
 }
 
 function prorationLine(l: SubscriptionLine, tiersets: Map<number, LoadedTierset>, prorate: Decimal): InvoiceDraftLine {

@@ -1,24 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager } from 'typeorm';
-import { monthlyValue } from 'src/billing/cycles/recurring-revenue';
-import { priceLine } from 'src/billing/pricing/line-pricing';
+import { EntityManager, In } from 'typeorm';
+import { isInTrial, isOneTime } from 'src/billing/cycles/line-billing';
+import { countsInMrr, monthlyValue } from 'src/billing/cycles/recurring-revenue';
+import { priceDiscount, priceLine } from 'src/billing/pricing/line-pricing';
+import { Clock } from 'src/core/clock/clock';
 import { groupBy } from 'src/core/collections/group-by';
 import { roundCents, sumMoney, ZERO } from 'src/core/money/decimal';
 import { plainReader } from 'src/database/entity-reader';
 import { updateWhereIn } from 'src/database/update-where-in';
+import { Item } from 'src/items/entities/item.entity';
 import { LoadedTierset, loadTiersetsById, priceSheetOf } from 'src/items/tierset-loader';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
+import { lineHistory } from './subscription-line-history';
 import { isCancelled } from './subscription-status';
 
 /**
- * Keeps `package.mrr`: the sum over its live lines of price per cycle converted to a month
- * (billing/cycles), rounded once to the cent. A cancelled (also at a future date), expired
- * or suspended subscription counts 0: scheduled churn is out of MRR as soon as it is known.
+ * Keeps `package.mrr` (DESIGN §6 "MRR/ARR"): the sum over its live recurring lines of their
+ * price per cycle (each line's own tierset; a discount as on an invoice of those lines)
+ * converted to a month (billing/cycles), rounded once to the cent. Metered and one-time
+ * lines and setup fees count 0, and so does a line in trial until its trial ends (the
+ * nightly `refreshTrialsEnded` and the cycle billed after it bring it in). A cancelled (also
+ * at a future date), expired or suspended subscription counts 0: scheduled churn is out of
+ * MRR as soon as it is known.
  */
 @Injectable()
 export class SubscriptionMrr {
+  constructor(private readonly clock: Clock) {}
+
   /**
    * `known`: the subscription as the caller's unit just read it (its status unchanged
    * since) and current tiersets by item read once for a batch; both are read otherwise.
@@ -72,14 +82,57 @@ export class SubscriptionMrr {
       lines.flatMap((l) => (l.tierset_id === null ? [] : [l.tierset_id])),
       loaded,
     );
-    const perCycle = new Map<number, Decimal[]>(counted.map((s) => [s.package_id, []]));
-    for (const l of lines) {
-      const tierset = l.tierset_id === null ? undefined : tiersets.get(l.tierset_id);
-      perCycle.get(l.package_id)?.push(tierset ? priceLine(priceSheetOf(tierset), l.line_quantity).amount : ZERO);
-    }
+    const itemIds = [...new Set(lines.map((l) => l.item_id))];
+    const items = new Map(
+      (itemIds.length ? await m.find(Item, { where: { item_id: In(itemIds) } }) : []).map((i) => [i.item_id, i]),
+    );
+    const now = this.clock.now();
+    const recurring = groupBy(
+      lines.flatMap((l) => {
+        const tierset = l.tierset_id === null ? undefined : tiersets.get(l.tierset_id);
+        const item = items.get(l.item_id);
+        const counts = countsInMrr({
+          metered: item?.is_usage ?? false,
+          oneTime: isOneTime(tierset?.tierset.paycycle),
+          inTrial: isInTrial(lineHistory(l), now),
+        });
+        return tierset && item && counts ? [{ line: l, tierset, discount: item.item_type === 'discount' }] : [];
+      }),
+      (c) => c.line.package_id,
+    );
+    const countedIds = new Set(counted.map((sub) => sub.package_id));
     return subs.map((sub) => {
-      const prices = perCycle.get(sub.package_id);
-      return prices ? roundCents(monthlyValue(sumMoney(prices), sub.paycycle)) : ZERO;
+      if (!countedIds.has(sub.package_id)) return ZERO;
+      const ofSub = recurring.get(sub.package_id) ?? [];
+      const charges = ofSub
+        .filter((c) => !c.discount)
+        .map((c) => priceLine(priceSheetOf(c.tierset), c.line.line_quantity).amount);
+      const chargesSum = sumMoney(charges);
+      // Discounts as on the invoice of these lines (the pricer's rule): percent of the others, or minus base.
+      const discounts = ofSub
+        .filter((c) => c.discount)
+        .map((c) => priceDiscount(priceSheetOf(c.tierset), c.line.line_quantity, chargesSum).amount);
+      return roundCents(monthlyValue(sumMoney([chargesSum, ...discounts]), sub.paycycle));
     });
+  }
+
+  /**
+   * The nightly part of "counts zero until its trial ends": subscriptions with a line whose
+   * trial days ended in the last `withinDays` days have their MRR recomputed (an unchanged one
+   * is not written). Returns how many were read.
+   */
+  async refreshTrialsEnded(m: EntityManager, withinDays = 2): Promise<number> {
+    const now = this.clock.now();
+    const since = new Date(now.getTime() - withinDays * 86_400_000);
+    const subs = await m
+      .createQueryBuilder(Subscription, 'p')
+      .where(
+        `EXISTS (SELECT 1 FROM package_line tl WHERE tl.package_id = p.package_id AND tl.cancel_datetime IS NULL
+          AND tl.trial_end_datetime > :since AND tl.trial_end_datetime <= :now)`,
+        { since, now },
+      )
+      .getMany();
+    await this.refreshMany(m, subs);
+    return subs.length;
   }
 }

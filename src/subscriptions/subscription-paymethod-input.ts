@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
+import { Customer } from 'src/customers/entities/customer.entity';
 import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
 import { CreditCardsService } from 'src/paymethods/credit-cards.service';
 import { TokenizedService } from 'src/paymethods/tokenized.service';
@@ -57,4 +58,23 @@ export class SubscriptionPaymethodInput {
       tokenized_id: dto.tokenized_id ?? null,
     };
   }
+}
+
+/**
+ * A new subscription's payment method when none was given (DESIGN §6 "Subscriptions"): the
+ * customer's default payment method when it has one (with its stored method), else `inv`.
+ */
+export function defaultPaymethodOf(
+  customer: Pick<Customer, 'default_paymethod' | 'default_creditcard_id' | 'default_ach_id' | 'default_tokenized_id'>,
+): SubscriptionPaymethodColumns {
+  const none = { creditcard_id: null, ach_id: null, tokenized_id: null };
+  const { default_paymethod: method } = customer;
+  if (method === 'crd' && customer.default_creditcard_id) {
+    return { ...none, paymethod: 'crd', creditcard_id: customer.default_creditcard_id };
+  }
+  if (method === 'ach' && customer.default_ach_id) return { ...none, paymethod: 'ach', ach_id: customer.default_ach_id };
+  if (method === 'tok' && customer.default_tokenized_id) {
+    return { ...none, paymethod: 'tok', tokenized_id: customer.default_tokenized_id };
+  }
+  return { ...none, paymethod: 'inv' };
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { Cycle, cycleAt } from 'src/billing/cycles/cycle-calendar';
-import { proratedAmount, prorationFraction } from 'src/billing/cycles/proration';
+import { isProrated, proratedAmount, prorationFraction } from 'src/billing/cycles/proration';
 import { priceLine } from 'src/billing/pricing/line-pricing';
+import { Item } from 'src/items/entities/item.entity';
 import { loadTiersetsById, priceSheetOf } from 'src/items/tierset-loader';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { SubscriptionLine } from './entities/subscription-line.entity';
@@ -48,8 +49,21 @@ export class SubscriptionProration {
       m,
       lines.flatMap(({ line }) => (line.tierset_id === null ? [] : [line.tierset_id])),
     );
+    const itemIds = [...new Set(lines.map(({ line }) => line.item_id))];
+    const metered = new Set(
+      (await m.find(Item, { where: { item_id: In(itemIds), is_usage: true }, select: { item_id: true } })).map(
+        (i) => i.item_id,
+      ),
+    );
+    // Metered and one-time lines are never prorated (billing/cycles/proration.ts `isProrated`).
+    const prorated = lines.filter(({ line }) =>
+      isProrated({
+        metered: metered.has(line.item_id),
+        tiersetPaycycle: line.tierset_id === null ? null : tiersets.get(line.tierset_id)?.tierset.paycycle,
+      }),
+    );
     const fraction = prorationFraction(cycle, at, this.wire.timezone);
-    return lines.map(({ line, sign }) => {
+    return prorated.map(({ line, sign }) => {
       const tierset = line.tierset_id === null ? undefined : tiersets.get(line.tierset_id);
       const price = tierset ? priceLine(priceSheetOf(tierset), line.line_quantity).amount : new Decimal(0);
       return { line, fraction, price, amount: proratedAmount(price.times(sign), fraction), cycle };

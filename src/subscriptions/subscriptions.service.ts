@@ -22,7 +22,7 @@ import { Subscription } from './entities/subscription.entity';
 import { SubscriptionEvents, SubscriptionEvent } from './subscription-events';
 import { parseSubscriptionLines, SubscriptionLineInput } from './subscription-line-input';
 import { SubscriptionLineWriter } from './subscription-line-writer';
-import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
+import { defaultPaymethodOf, SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { SUBSCRIPTION_REF } from './subscription-ref';
@@ -104,10 +104,11 @@ export class SubscriptionsService {
     const c = input.columns;
     const currencyId = c.currency_id ?? customer.currency_id;
     const inserted = await m.insert(Subscription, {
+      // No payment method given: the customer's default, else `inv` (DESIGN §6).
+      ...(c.paymethod === undefined ? defaultPaymethodOf(customer) : {}),
       ...c,
       customer_id: input.customerId,
       paycycle: c.paycycle ?? 'mon',
-      paymethod: c.paymethod ?? 'inv',
       currency_id: currencyId,
       terms_id: c.terms_id ?? customer.terms_id,
       class_id: c.class_id !== undefined ? c.class_id : customer.class_id,

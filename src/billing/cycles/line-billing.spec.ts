@@ -1,5 +1,15 @@
 import { DateTime } from 'luxon';
-import { billedPeriod, billsSetup, hasEnded, hasExpired, isInTrial, LineHistory } from './line-billing';
+import { cycleNumber } from './cycle-calendar';
+import {
+  billedPeriod,
+  billsPrice,
+  billsSetup,
+  hasEnded,
+  hasExpired,
+  isInTrial,
+  LineHistory,
+  usagePeriod,
+} from './line-billing';
 
 const ZONE = 'America/Chicago';
 const at = (local: string): Date => DateTime.fromISO(local, { zone: ZONE }).toJSDate();
@@ -56,5 +66,31 @@ describe('line billing rules', () => {
     expect(hasEnded(line({ expireRecurs: 2, invoicesBilled: 2 }), null, now)).toBe(true);
     expect(hasEnded(line({ expireRecurs: 2, invoicesBilled: 1 }), null, now)).toBe(false);
     expect(hasEnded(line({}), null, now)).toBe(false);
+  });
+
+  it('bills a one-time price (tierset paycycle one) on the first invoice only, others every time', () => {
+    expect(billsPrice(line({ invoicesBilled: 0 }), 'one')).toBe(true);
+    expect(billsPrice(line({ invoicesBilled: 1 }), 'one')).toBe(false);
+    expect(billsPrice(line({ invoicesBilled: 5 }), 'evy')).toBe(true);
+    expect(billsPrice(line({ invoicesBilled: 5 }), undefined)).toBe(true);
+  });
+
+  it('counts usage over account-zone days: from the start date up to the next start date', () => {
+    const iso = (d: Date) => DateTime.fromJSDate(d, { zone: ZONE }).toISO();
+    // Cycle 0 of Jan 31 09:00: Jan 31 09:00 .. Feb 29 09:00; its usage: Jan 31 00:00 .. Feb 29 00:00.
+    const period = usagePeriod(cycleNumber(anchor, 'mon', 0, ZONE), ZONE);
+    expect([iso(period.from), iso(period.to)]).toEqual([
+      '2024-01-31T00:00:00.000-06:00',
+      '2024-02-29T00:00:00.000-06:00',
+    ]);
+    // A line subscribed on Feb 10 at 15:00 counts from Feb 10 00:00.
+    const later = usagePeriod(cycleNumber(anchor, 'mon', 0, ZONE), ZONE, at('2024-02-10T15:00'));
+    expect(iso(later.from)).toBe('2024-02-10T00:00:00.000-06:00');
+    // Across the DST change (Mar 10): Feb 29 00:00 CST .. Mar 31 00:00 CDT.
+    const march = usagePeriod(cycleNumber(anchor, 'mon', 1, ZONE), ZONE);
+    expect([iso(march.from), iso(march.to)]).toEqual([
+      '2024-02-29T00:00:00.000-06:00',
+      '2024-03-31T00:00:00.000-05:00',
+    ]);
   });
 });

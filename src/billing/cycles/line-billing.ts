@@ -1,3 +1,4 @@
+import { accountDate, accountMidnight } from 'src/core/time/account-date';
 import { Cycle, cycleNumber } from './cycle-calendar';
 
 /** How a subscription line is billed: recurring lines in advance, usage lines in arrears. */
@@ -37,6 +38,37 @@ export function isInTrial(line: LineHistory, cycleStart: Date): boolean {
 /** A tierset's setup fee is billed once, on the line's first invoice. */
 export function billsSetup(line: LineHistory): boolean {
   return line.invoicesBilled === 0;
+}
+
+/** A tierset with paycycle `one` is a one-time price (DESIGN §6 "One-time lines"). */
+export function isOneTime(tiersetPaycycle: string | null | undefined): boolean {
+  return tiersetPaycycle === 'one';
+}
+
+/**
+ * Whether a line's price is on this invoice: a one-time price bills once, on the line's
+ * first invoice; any other on every invoice (until it expires).
+ */
+export function billsPrice(
+  line: Pick<LineHistory, 'invoicesBilled'>,
+  tiersetPaycycle: string | null | undefined,
+): boolean {
+  return !isOneTime(tiersetPaycycle) || line.invoicesBilled === 0;
+}
+
+/**
+ * The usage period of a cycle (DESIGN §6 "Usage periods are account-zone days"): the
+ * account dates from the cycle's start date up to the next cycle's start date, as
+ * [midnight of the start date, midnight of the end date). A record belongs to the cycle
+ * whose period holds its `from`; a date-only `from` (that day's midnight) falls in it.
+ * `since`: a line subscribed during the cycle counts from its own subscription date.
+ */
+export function usagePeriod(cycle: Pick<Cycle, 'start' | 'end'>, zone: string, since?: Date): { from: Date; to: Date } {
+  const start = since && since > cycle.start ? since : cycle.start;
+  return {
+    from: accountMidnight(accountDate(start, zone), zone),
+    to: accountMidnight(accountDate(cycle.end, zone), zone),
+  };
 }
 
 /** True once the line has been on its `expire_recurs` invoices and must not be billed again. */

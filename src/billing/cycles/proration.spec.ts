@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { cycleNumber } from './cycle-calendar';
-import { proratedAmount, prorationFraction } from './proration';
+import { isProrated, proratedAmount, prorationFraction } from './proration';
 import Decimal from 'decimal.js';
 
 const ZONE = 'America/Chicago';
@@ -44,5 +44,12 @@ describe('proration of an upgrade (whole days in the account zone, 9 places, hal
     expect(proratedAmount(new Decimal('800'), new Decimal('0.666666667')).toFixed(2)).toBe('533.33'); // 533.3333336
     expect(proratedAmount(new Decimal('-200'), new Decimal('0.5')).toFixed(2)).toBe('-100.00');
     expect(proratedAmount(new Decimal('0.15'), new Decimal('0.5')).toFixed(2)).toBe('0.08'); // 0.075 half up
+  });
+
+  it('prorates recurring prices only: never a metered line nor a one-time price', () => {
+    expect(isProrated({ metered: false, tiersetPaycycle: 'evy' })).toBe(true);
+    expect(isProrated({ metered: false, tiersetPaycycle: null })).toBe(true);
+    expect(isProrated({ metered: true, tiersetPaycycle: 'evy' })).toBe(false);
+    expect(isProrated({ metered: false, tiersetPaycycle: 'one' })).toBe(false);
   });
 });

@@ -21,6 +21,16 @@ export function prorationFraction(cycle: Cycle, change: Date, zone: string): Dec
   return new Money(left).div(total).toDecimalPlaces(FRACTION_PLACES, Decimal.ROUND_HALF_UP);
 }
 
+/**
+ * Whether a line's price is prorated on a change mid-cycle: only a recurring price billed
+ * in advance. A metered line is billed in arrears on its usage, so there is nothing billed
+ * ahead to credit nor a price per cycle to charge; a one-time price is billed once, in
+ * full, on the line's first invoice (DESIGN §6).
+ */
+export function isProrated(line: { metered: boolean; tiersetPaycycle: string | null | undefined }): boolean {
+  return !line.metered && line.tiersetPaycycle !== 'one';
+}
+
 /** A price for the prorated part of a cycle: price × fraction, rounded once to cents. */
 export function proratedAmount(price: Decimal, fraction: Decimal): Decimal {
   return roundCents(new Money(price).times(fraction));

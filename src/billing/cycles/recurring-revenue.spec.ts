@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { annualValue, monthlyValue, monthsPerCycle } from './recurring-revenue';
+import { annualValue, countsInMrr, monthlyValue, monthsPerCycle } from './recurring-revenue';
 
 describe('MRR and ARR (exact decimals)', () => {
   it('converts each paycycle to months', () => {
@@ -32,5 +32,13 @@ describe('MRR and ARR (exact decimals)', () => {
 
   it('refuses a paycycle that does not recur', () => {
     expect(() => monthsPerCycle('one')).toThrow('does not recur');
+  });
+
+  it('counts recurring lines only: not metered, one-time or in trial', () => {
+    const recurring = { metered: false, oneTime: false, inTrial: false };
+    expect(countsInMrr(recurring)).toBe(true);
+    expect(countsInMrr({ ...recurring, metered: true })).toBe(false);
+    expect(countsInMrr({ ...recurring, oneTime: true })).toBe(false);
+    expect(countsInMrr({ ...recurring, inTrial: true })).toBe(false);
   });
 });

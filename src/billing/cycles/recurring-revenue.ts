@@ -28,6 +28,14 @@ export function monthlyValue(amountPerCycle: Decimal, paycycle: string): Decimal
   return new Money(amountPerCycle).div(monthsPerCycle(paycycle));
 }
 
+/**
+ * Whether a subscription line counts in MRR (DESIGN §6 "MRR/ARR"): recurring lines only;
+ * a metered or one-time line counts zero, and so does a line in trial until its trial ends.
+ */
+export function countsInMrr(line: { metered: boolean; oneTime: boolean; inTrial: boolean }): boolean {
+  return !line.metered && !line.oneTime && !line.inTrial;
+}
+
 /** ARR = 12 × MRR. */
 export function annualValue(mrr: Decimal): Decimal {
   return new Money(mrr).times(12);
