@@ -224,8 +224,16 @@ export class SubscriptionInvoicing {
     return bySub;
   }
 
-  /** Prorations billed at once, on an invoice of their own. */
-  async issueProrations(tx: Tx, ctx: RequestContext, sub: Subscription, charges: ProrationCharge[]): Promise<number> {
+  /**
+   * Prorations billed at once, on an invoice of their own; credits beyond its charges go
+   * to a credit memo (null: it held only credit, and no invoice was issued).
+   */
+  async issueProrations(
+    tx: Tx,
+    ctx: RequestContext,
+    sub: Subscription,
+    charges: ProrationCharge[],
+  ): Promise<number | null> {
     const tiersets = await loadTiersetsById(
       tx.manager,
       charges.flatMap((c) => (c.line.tierset_id === null ? [] : [c.line.tierset_id])),
@@ -236,13 +244,39 @@ export class SubscriptionInvoicing {
     return (await this.issueAll(tx, ctx, [{ sub, lines }]))[0];
   }
 
+  /**
+   * The final invoice of an ending subscription (DESIGN §6 "Cancellation"): its metered
+   * lines' stored usage (SubscriptionUsage) over [`from`, `until`), in arrears. Null when
+   * no metered line had usage to bill.
+   */
+  async issueFinalUsage(
+    tx: Tx,
+    ctx: RequestContext,
+    sub: Subscription,
+    period: { from: Date; until: Date },
+  ): Promise<number | null> {
+    const m = tx.manager;
+    const lines = (await this.billableLinesOf(m, [sub.package_id])).get(sub.package_id) ?? [];
+    const ended: Cycle = { index: -1, start: period.from, end: period.until };
+    const metered = meteredLines(lines, await itemsOf(m, lines), ended);
+    const usage = await this.usage.amounts(m, metered);
+    const billed = metered.filter((u) => usage.get(u.line.line_item_id)?.gt(0));
+    if (billed.length === 0) return null;
+    const tiersets = await loadTiersetsById(
+      m,
+      billed.flatMap((u) => (u.line.tierset_id === null ? [] : [u.line.tierset_id])),
+    );
+    const draftLines = billed.map((u) => usageLine(u, tiersets, usage.get(u.line.line_item_id)!));
+    return (await this.issueAll(tx, ctx, [{ sub, lines: draftLines }]))[0];
+  }
+
   /** The invoices of several subscriptions, their customers read once (InvoiceIssuer.issueMany). */
   private async issueAll(
     tx: Tx,
     ctx: RequestContext,
     invoices: Array<{ sub: Subscription; lines: InvoiceDraftLine[]; date?: string; cycle?: Partial<Invoice> }>,
     catalog?: PricingCatalog,
-  ): Promise<number[]> {
+  ): Promise<Array<number | null>> {
     if (invoices.length === 0) return [];
     const customerIds = [...new Set(invoices.map((i) => i.sub.customer_id))];
     const customers = new Map(
@@ -271,11 +305,17 @@ export class SubscriptionInvoicing {
           packageId: sub.package_id,
           lines,
           fields: { paycycle: sub.paycycle, class_id: sub.class_id, admin_id: sub.admin_id, ...cycle },
+          credit: { memo: creditMemoOf(sub.package_id) },
         };
       }),
       known,
     );
   }
+}
+
+/** The memo of a credit a subscription gave back: it names the subscription (DESIGN §6 "Credits"). */
+export function creditMemoOf(packageId: number): string {
+  return `Credit from subscription ${packageId}`;
 }
 
 function history(l: SubscriptionLine) {
@@ -324,17 +364,20 @@ function draftLinesOf(
   }
   for (const u of p.metered) {
     const id = u.line.line_item_id;
-    const usage = p.usage?.get(id) ?? stored.get(id) ?? ZERO;
-    draftLines.push(
-      Object.assign(usagePriced(u.line, tiersetOf(u.line), usage), {
-        origin: 'usage' as const,
-        period: u.period,
-        package_line_id: id,
-        descrip: u.line.descrip,
-      }),
-    );
+    draftLines.push(usageLine(u, tiersets, p.usage?.get(id) ?? stored.get(id) ?? ZERO));
   }
   return draftLines;
+}
+
+/** A metered line's invoice line for the usage over its period (in arrears). */
+function usageLine(u: MeteredLine, tiersets: Map<number, LoadedTierset>, usage: Decimal): InvoiceDraftLine {
+  const tierset = u.line.tierset_id === null ? undefined : tiersets.get(u.line.tierset_id);
+  return Object.assign(usagePriced(u.line, tierset, usage), {
+    origin: 'usage' as const,
+    period: u.period,
+    package_line_id: u.line.line_item_id,
+    descrip: u.line.descrip,
+  });
 }
 
 /** One subscription's next cycle to bill, with what its invoice is given. */
