@@ -4,6 +4,7 @@ import { QuoteLine } from 'src/quotes/entities/quote-line.entity';
 import { Quote } from 'src/quotes/entities/quote.entity';
 import { BillingCycle } from 'src/subscriptions/entities/billing-cycle.entity';
 import { PendingProration } from 'src/subscriptions/entities/pending-proration.entity';
+import { SubscriptionEnding } from 'src/subscriptions/entities/subscription-ending.entity';
 import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { UsageRecord } from 'src/usage/entities/usage-record.entity';
@@ -95,6 +96,7 @@ export const APP_ENTITIES = [
   SubscriptionLine,
   PendingProration,
   BillingCycle,
+  SubscriptionEnding,
   Quote,
   QuoteLine,
 ];

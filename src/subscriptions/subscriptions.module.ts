@@ -18,6 +18,7 @@ import { SubscriptionCycleBilling } from './subscription-cycle-billing';
 import { SubscriptionUsage } from './subscription-usage';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionExpiry } from './subscription-expiry';
+import { SubscriptionEndings } from './subscription-endings';
 import { SubscriptionOverdueStatus } from './subscription-overdue-status';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
@@ -42,6 +43,7 @@ import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
     SubscriptionProration,
     SubscriptionMrr,
     SubscriptionExpiry,
+    SubscriptionEndings,
     SubscriptionInvoicing,
     SubscriptionCycleBilling,
     SubscriptionUsage,
