@@ -193,5 +193,44 @@ describe('credit balance', () => {
     const march = (await invoicesOf(id))[0].invoice_id as number;
     await t.post(`/api/v3/invoice/${march}?action=pay`, { use_customer_balance: true }).expect(200);
     expect((await customerOf(customer)).balance).toBe(34.02);
+    await act(id, 'cancel').expect(200);
+  }, 240_000);
+
+  it('open credit goes oldest first to invoices the server issues, never by itself to POST /invoice', async () => {
+    await moveClock(t, wall('2030-01-07', '09:00:00'));
+    const customer = await createId(t, '/api/v3/customer', { company: 'Credited' });
+    const memo = (amount: string) =>
+      createId(t, '/api/v3/transaction', {
+        customer_id: customer,
+        transaction_type: 'cre',
+        gateway_method: 'credit',
+        amount,
+      });
+    const older = await memo('20.00');
+    const newer = await memo('50.00');
+    // POST /invoice: untouched (31.00 due) until pay {use_customer_balance}.
+    const manual = await createId(t, '/api/v3/invoice', { customer_id: customer, line_items: [{ item_id: plan }] });
+    const invoice = async (id: number) => (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response as Json;
+    expect(await invoice(manual)).toMatchObject({ total: 31, credits: 0, balance: 31 });
+    // Quote conversion: 49.99, 20.00 from the older memo then 29.99 from the newer (20.01 left).
+    const quote = await createId(t, '/api/v3/quote', {
+      customer_id: customer,
+      paycycle: 'one',
+      line_items: [{ item_id: big }],
+    });
+    const converted = (await t.post(`/api/v3/quote/${quote}?action=convert`, {}).expect(200)).body.response as Json;
+    expect(await invoice(converted.id as number)).toMatchObject({ total: 49.99, credits: 49.99, balance: 0 });
+    const transaction = async (id: number) => (await t.get(`/api/v3/transaction/${id}`).expect(200)).body.response;
+    expect(await transaction(older)).toMatchObject({ applied: 20, unapplied: 0 });
+    expect(await transaction(newer)).toMatchObject({ applied: 29.99, unapplied: 20.01 });
+    // A billing run's invoice: 31.00, 20.01 from the newer memo, 10.99 left to collect.
+    const id = await createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: plan }] });
+    await moveClock(t, wall('2030-01-07', '10:00:00'));
+    const [first] = await invoicesOf(id);
+    expect(first).toMatchObject({ total: 31, credits: 20.01, balance: 10.99 });
+    expect(await transaction(newer)).toMatchObject({ applied: 50, unapplied: 0 });
+    // Due: 31.00 (POST /invoice) + 10.99 = 41.99.
+    expect((await customerOf(customer)).balance).toBe(41.99);
+    await act(id, 'cancel').expect(200);
   }, 240_000);
 });

@@ -186,7 +186,9 @@ export class InvoiceIssuer {
     if (memos.length) await handler.recordMemos(tx, ctx, memos);
     const invoices = crediting.flatMap((i) => {
       const invoiceId = ids[i];
-      return invoiceId === null ? [] : [{ invoiceId, customerId: drafts[i].customer.customer_id, balance: built[i].total }];
+      return invoiceId === null
+        ? []
+        : [{ invoiceId, customerId: drafts[i].customer.customer_id, balance: built[i].total }];
     });
     await handler.applyOpenCredit(tx, ctx, invoices);
   }
@@ -238,10 +240,7 @@ export class InvoiceIssuer {
  * (`creditBack`), and it keeps its charges. Charges that are still below zero without them
  * (a fixed discount larger than the rest) are a 400 as on any invoice.
  */
-function splitCredit(
-  rows: LineRow[],
-  sums: InvoiceSums,
-): { rows: LineRow[]; sums: InvoiceSums; creditBack: Decimal } {
+function splitCredit(rows: LineRow[], sums: InvoiceSums): { rows: LineRow[]; sums: InvoiceSums; creditBack: Decimal } {
   if (!sums.total.isNegative()) return { rows, sums, creditBack: ZERO };
   const isCredit = (r: LineRow) => r.line_origin === 'proration' && r.line_total.isNegative();
   const kept = rows.filter((r) => !isCredit(r));
