@@ -233,4 +233,31 @@ describe('credit balance', () => {
     expect((await customerOf(customer)).balance).toBe(41.99);
     await act(id, 'cancel').expect(200);
   }, 240_000);
+
+  it('after the last expire_recurs, the usage of the last cycle goes on a final invoice when it ends, once', async () => {
+    await moveClock(t, wall('2031-01-06', '09:00:00'));
+    const customer = await createId(t, '/api/v3/customer', { company: 'Expiring' });
+    const id = await createId(t, '/api/v3/package', {
+      customer_id: customer,
+      line_items: [
+        { item_id: plan, expire_recurs: 2 },
+        { item_id: calls, expire_recurs: 2 },
+      ],
+    });
+    const metered = ((await pkg(id)).line_items as Json[]).find((l) => l.item_id === calls)!.line_item_id as number;
+    await moveClock(t, wall('2031-01-20', '12:00:00'));
+    await t.post('/api/v3/usage', { line_item_id: metered, usage_value: 4, from: '2031-01-20' }).expect(201);
+    await moveClock(t, wall('2031-02-20', '12:00:00'));
+    // Jan 6: 31.00 (no usage on the first invoice); Feb 6: 31.00 + 4 calls × 0.50 = 33.00, the second and last.
+    expect((await invoicesOf(id)).map((i) => i.total)).toEqual([31, 33]);
+    expect((await pkg(id)).package_status_str).toBe('expired-expired');
+    await t.post('/api/v3/usage', { line_item_id: metered, usage_value: 10, from: '2031-02-20' }).expect(201);
+    // The last cycle, Feb 6 .. Mar 6, ends: its 10 calls × 0.50 = 5.00 on a final invoice.
+    await moveClock(t, wall('2031-03-06', '10:00:00'));
+    const all = await invoicesOf(id);
+    expect(all.map((i) => i.total)).toEqual([31, 33, 5]);
+    expect(all[2].line_items.map((l: Json) => [l.is_usage, l.line_usage, l.line_total])).toEqual([[true, 10, 5]]);
+    await moveClock(t, wall('2031-05-07'));
+    expect(await invoicesOf(id)).toHaveLength(3);
+  }, 240_000);
 });

@@ -169,7 +169,7 @@ export class SubscriptionActions {
       const sub = await lockedSubscriptionByRef(tx, ref);
       this.assertNotCancelled(sub, 'cancelled');
       const immediate = at.getTime() === now.getTime();
-      await this.endings.schedule(tx, ctx, sub, at, dto.cancel_prorate === true);
+      await this.endings.schedule(tx, ctx, sub, at, { cancelProrate: dto.cancel_prorate === true });
       await m.update(Subscription, sub.package_id, {
         package_status_str: 'canceled-manual',
         cancel_datetime: at,

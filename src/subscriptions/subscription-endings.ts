@@ -44,13 +44,26 @@ export class SubscriptionEndings implements DueWork, OnModuleInit {
     this.registry.register(this);
   }
 
-  /** Records the end of `sub` at `at`; ends it at once when `at` is now (in the caller's unit). */
-  async schedule(tx: Tx, ctx: RequestContext, sub: Subscription, at: Date, cancelProrate: boolean): Promise<void> {
+  /**
+   * Records the end of `sub` at `at`; ends it at once when `at` is now (in the caller's
+   * unit). `usageFrom`: where its final usage starts (an expiry); by default the start of
+   * the last cycle billed when it ends.
+   */
+  async schedule(
+    tx: Tx,
+    ctx: RequestContext,
+    sub: Subscription,
+    at: Date,
+    options: { cancelProrate: boolean; usageFrom?: Date },
+  ): Promise<void> {
     const now = this.clock.now();
+    // One end per subscription: an expired one cancelled afterwards has ended already.
+    if (await tx.manager.existsBy(SubscriptionEnding, { package_id: sub.package_id })) return;
     await tx.manager.insert(SubscriptionEnding, {
       package_id: sub.package_id,
       end_datetime: at,
-      cancel_prorate: cancelProrate,
+      cancel_prorate: options.cancelProrate,
+      usage_from: options.usageFrom ?? null,
       finished_datetime: null,
       invoice_id: null,
       write_datetime: now,
@@ -120,7 +133,10 @@ export class SubscriptionEndings implements DueWork, OnModuleInit {
       const due = charges.filter((c) => !c.amount.isZero());
       if (due.length) await this.invoicing.issueProrations(tx, ctx, sub, due);
     }
-    const invoiceId = await this.invoicing.issueFinalUsage(tx, ctx, sub, { from: this.lastCycleStart(sub), until: at });
+    const from = ending.usage_from ?? this.lastCycleStart(sub);
+    // An expired subscription's lines have all ended: its final usage is theirs.
+    const expired = ending.usage_from !== null;
+    const invoiceId = await this.invoicing.issueFinalUsage(tx, ctx, sub, { from, until: at, expired });
     const now = this.clock.now();
     await m.update(SubscriptionEnding, ending.package_ending_id, { finished_datetime: now, invoice_id: invoiceId });
     await m.update(Subscription, sub.package_id, { next_invoice_datetime: null });
@@ -129,7 +145,7 @@ export class SubscriptionEndings implements DueWork, OnModuleInit {
   }
 
   /** The start of the last cycle billed (usage since then is unbilled), or the start. */
-  private lastCycleStart(sub: Subscription): Date {
+  lastCycleStart(sub: Pick<Subscription, 'start_datetime' | 'paycycle' | 'next_invoice_datetime'>): Date {
     if (sub.next_invoice_datetime === null) return sub.start_datetime;
     const zone = this.wire.timezone;
     const next = cycleAt(sub.start_datetime, sub.paycycle, sub.next_invoice_datetime, zone);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
 import { Cycle, cycleAt, cycleBefore } from 'src/billing/cycles/cycle-calendar';
 import { billsSetup, hasExpired, isInTrial } from 'src/billing/cycles/line-billing';
 import { priceAtRate, priceLine } from 'src/billing/pricing/line-pricing';
@@ -253,10 +253,16 @@ export class SubscriptionInvoicing {
     tx: Tx,
     ctx: RequestContext,
     sub: Subscription,
-    period: { from: Date; until: Date },
+    period: { from: Date; until: Date; expired?: boolean },
   ): Promise<number | null> {
     const m = tx.manager;
-    const lines = (await this.billableLinesOf(m, [sub.package_id])).get(sub.package_id) ?? [];
+    // An expired subscription bills the usage of its ended lines (not those removed).
+    const lines = period.expired
+      ? await m.find(SubscriptionLine, {
+          where: { package_id: sub.package_id, cancel_datetime: IsNull() },
+          order: { line_item_id: 'ASC' },
+        })
+      : ((await this.billableLinesOf(m, [sub.package_id])).get(sub.package_id) ?? []);
     const ended: Cycle = { index: -1, start: period.from, end: period.until };
     const metered = meteredLines(lines, await itemsOf(m, lines), ended);
     const usage = await this.usage.amounts(m, metered);

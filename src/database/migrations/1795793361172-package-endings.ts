@@ -22,6 +22,7 @@ const TABLES: TableSpec[] = [
       int('package_id'),
       datetime('end_datetime'),
       boolean('cancel_prorate', false),
+      datetime('usage_from', { nullable: true }),
       datetime('finished_datetime', { nullable: true }),
       int('invoice_id', { nullable: true }),
       datetime('write_datetime'),
