@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { ZERO } from 'src/core/money/decimal';
 import { FieldMap } from 'src/core/query/field-map';
+import { InvoiceCreditHandler } from './invoice-credit';
 
 /** Money applied to one invoice by transactions (SPEC "Invoice": payments, credits, refunds...). */
 export interface InvoiceApplied {
@@ -67,6 +68,19 @@ export class InvoiceExtensions {
   private readonly sources: InvoiceAppliedSource[] = [];
   private readonly fields: Record<string, FieldMap[string]> = {};
   private readonly referenceChecks: InvoiceReferenceCheck[] = [];
+  private creditHandler: InvoiceCreditHandler | null = null;
+
+  /** The customer credit balance (transactions): credit memos and open credit on issued invoices. */
+  setCreditHandler(handler: InvoiceCreditHandler): void {
+    if (this.creditHandler) throw new Error('A credit handler is already registered');
+    this.creditHandler = handler;
+  }
+
+  /** The credit handler; a server-issued draft cannot be issued without one. */
+  credit(): InvoiceCreditHandler {
+    if (!this.creditHandler) throw new Error('No credit handler is registered');
+    return this.creditHandler;
+  }
 
   addAppliedSource(source: InvoiceAppliedSource): void {
     this.sources.push(source);

@@ -6,6 +6,7 @@ import { RequestContext } from 'src/core/context/request-context';
 import { randomToken } from 'src/core/refs/random-token';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { addDays } from 'src/core/time/account-date';
+import { sumMoney, ZERO } from 'src/core/money/decimal';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { newRecordStamps } from 'src/core/context/record-stamps';
 import { insertRows, insertRowsReturningIds, insertRuns } from 'src/database/insert-row';
@@ -17,9 +18,17 @@ import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';
 import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
-import { NOTHING_APPLIED } from './invoice-extensions';
+import { InvoiceExtensions, NOTHING_APPLIED } from './invoice-extensions';
 import { invoiceFigures } from './invoice-figures';
-import { InvoiceSums, LineSpec, PricingCatalog, priceInvoiceLines } from './invoice-line-pricer';
+import {
+  assertNotNegative,
+  InvoiceSums,
+  LineRow,
+  LineSpec,
+  PricingCatalog,
+  priceInvoiceLines,
+  sumsOf,
+} from './invoice-line-pricer';
 import { InvoiceReader } from './invoice-reader';
 import { PricingInputsLoader } from './pricing-inputs-loader';
 
@@ -65,6 +74,14 @@ export interface InvoiceDraft {
    * (ship) address field the customer's bill (ship) address is used.
    */
   fields?: Partial<Invoice>;
+  /**
+   * An invoice the server issues itself (DESIGN §6 "Credits": billing runs, subscription
+   * actions, quote conversion): the customer's open credit is applied to it, oldest first;
+   * when its credit lines outweigh its charges they leave it for a credit memo noting
+   * `memo` (none is issued when it would hold only credit). Without it (POST /invoice) a
+   * negative total is a 400 and credit is applied only by `pay {use_customer_balance}`.
+   */
+  credit?: { memo: string };
 }
 
 /**
@@ -83,6 +100,7 @@ export class InvoiceIssuer {
     private readonly events: InvoiceEvents,
     private readonly reader: InvoiceReader,
     private readonly loader: PricingInputsLoader,
+    private readonly extensions: InvoiceExtensions,
   ) {}
 
   /**
@@ -90,7 +108,9 @@ export class InvoiceIssuer {
    * default loaded for this draft's items. Returns the new invoice id.
    */
   async issue(tx: Tx, ctx: RequestContext, draft: InvoiceDraft, catalog?: PricingCatalog): Promise<number> {
-    return (await this.issueMany(tx, ctx, [draft], catalog))[0];
+    const [id] = await this.issueMany(tx, ctx, [draft], catalog);
+    if (id === null) throw new Error('The draft held only credit: nothing was issued');
+    return id;
   }
 
   /**
@@ -98,14 +118,15 @@ export class InvoiceIssuer {
    * run's batch): multi-row INSERTs of the invoices (their ids: insertRowsReturningIds),
    * lines and schedules, one UPDATE for the refnumbers not given, the revisions at the end
    * of the transaction, and the drafts' invoice/insert events in order. Returns the ids in
-   * the drafts' order. `catalog`: as for `issue`, by default loaded for all the drafts' items.
+   * the drafts' order (null for a `credit` draft that held only credit, which became a
+   * credit memo). `catalog`: as for `issue`, by default loaded for all the drafts' items.
    */
   async issueMany(
     tx: Tx,
     ctx: RequestContext,
     drafts: readonly InvoiceDraft[],
     catalog?: PricingCatalog,
-  ): Promise<number[]> {
+  ): Promise<Array<number | null>> {
     if (drafts.length === 0) return [];
     const m = tx.manager;
     const loaded =
@@ -119,22 +140,83 @@ export class InvoiceIssuer {
     const built = drafts.map((draft) => {
       const { customer } = draft;
       const inputs = PricingInputsLoader.forInvoice(loaded, draft.currencyId, customer.no_taxes);
-      const { rows, sums } = priceInvoiceLines(
+      const priced = priceInvoiceLines(
         draft.lines.map((line, i) => lineSpecOf(line, i)),
         [],
         inputs,
         0,
+        { allowNegative: draft.credit !== undefined },
       );
+      const { rows, sums, creditBack } = splitCredit(priced.rows, priced.sums);
       const dueDate = addDays(draft.date, this.reference.terms(draft.termsId)?.terms_days ?? 0);
       const facts = { total: sums.total, due_date: dueDate, void_datetime: null, in_collections: false };
       const status = invoiceFigures(facts, NOTHING_APPLIED, today).status;
       const fields = draft.fields ?? {};
       const invoice = invoiceRow(draft, fields, { dueDate, sums, status, stamps: newRecordStamps(ctx, now) });
       const paymethod = draft.paymethod ?? 'inv';
-      return { invoice, lines: rows, dueDate, total: sums.total, named: Boolean(fields.refnumber), paymethod };
+      const named = Boolean(fields.refnumber);
+      return { invoice, lines: rows, dueDate, total: sums.total, named, paymethod, creditBack };
     });
+    // A draft that held only credit issues no invoice, only its credit memo.
+    const issuing = built.flatMap((b, i) => (b.lines.length || !drafts[i].credit ? [i] : []));
+    const issued = await this.insertAll(
+      tx,
+      ctx,
+      issuing.map((i) => built[i]),
+    );
+    const ids = drafts.map((): number | null => null);
+    issuing.forEach((at, n) => (ids[at] = issued[n]));
+    await this.credit(tx, ctx, drafts, built, ids);
+    return ids;
+  }
 
-    const ids = new Array<number>(drafts.length);
+  /**
+   * The credit side of server-issued drafts (DESIGN §6 "Credits"), after their invoices:
+   * the credit memos of what they gave back, then the customer's open credit, oldest
+   * first, on each invoice issued.
+   */
+  private async credit(
+    tx: Tx,
+    ctx: RequestContext,
+    drafts: readonly InvoiceDraft[],
+    built: ReadonlyArray<{ total: Decimal; creditBack: Decimal }>,
+    ids: ReadonlyArray<number | null>,
+  ): Promise<void> {
+    const crediting = drafts.flatMap((d, i) => (d.credit ? [i] : []));
+    if (crediting.length === 0) return;
+    const handler = this.extensions.credit();
+    const memos = crediting.flatMap((i) =>
+      built[i].creditBack.gt(0)
+        ? [{ customerId: drafts[i].customer.customer_id, amount: built[i].creditBack, memo: drafts[i].credit!.memo }]
+        : [],
+    );
+    if (memos.length) await handler.recordMemos(tx, ctx, memos);
+    const invoices = crediting.flatMap((i) => {
+      const invoiceId = ids[i];
+      return invoiceId === null
+        ? []
+        : [{ invoiceId, customerId: drafts[i].customer.customer_id, balance: built[i].total }];
+    });
+    await handler.applyOpenCredit(tx, ctx, invoices);
+  }
+
+  /** Writes the built invoices with their lines, schedules, revisions and invoice/insert events. */
+  private async insertAll(
+    tx: Tx,
+    ctx: RequestContext,
+    built: ReadonlyArray<{
+      invoice: QueryDeepPartialEntity<Invoice>;
+      lines: LineRow[];
+      dueDate: string;
+      total: Decimal;
+      named: boolean;
+      paymethod: string;
+    }>,
+  ): Promise<number[]> {
+    if (built.length === 0) return [];
+    const m = tx.manager;
+    const now = this.clock.now();
+    const ids = new Array<number>(built.length);
     for (const run of insertRuns(built.map((b) => b.invoice))) {
       const runIds = await insertRowsReturningIds(m, Invoice, run.rows);
       run.at.forEach((at, i) => (ids[at] = runIds[i]));
@@ -158,6 +240,22 @@ export class InvoiceIssuer {
     await this.events.recordMany(tx, ctx, ids, 'insert');
     return ids;
   }
+}
+
+/**
+ * A draft whose total is below zero (allowed only for server-issued drafts): its credit
+ * lines (negative prorations) leave it, their amount with their tax to a credit memo
+ * (`creditBack`), and it keeps its charges. Charges that are still below zero without them
+ * (a fixed discount larger than the rest) are a 400 as on any invoice.
+ */
+function splitCredit(rows: LineRow[], sums: InvoiceSums): { rows: LineRow[]; sums: InvoiceSums; creditBack: Decimal } {
+  if (!sums.total.isNegative()) return { rows, sums, creditBack: ZERO };
+  const isCredit = (r: LineRow) => r.line_origin === 'proration' && r.line_total.isNegative();
+  const kept = rows.filter((r) => !isCredit(r));
+  const keptSums = sumsOf(kept);
+  assertNotNegative(keptSums.total);
+  const creditBack = sumMoney(rows.filter(isCredit).map((r) => r.line_total)).negated();
+  return { rows: kept, sums: keptSums, creditBack };
 }
 
 /** A draft line as the pricer takes it (`index` names it in a 400 when it has no path). */

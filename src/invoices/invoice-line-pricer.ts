@@ -98,6 +98,7 @@ export function priceInvoiceLines(
   kept: InvoiceLine[],
   inputs: PricingInputs,
   firstSortOrder: number,
+  options: { allowNegative?: boolean } = {},
 ): { rows: LineRow[]; sums: InvoiceSums } {
   const drafts: Draft[] = [];
   for (const spec of specs) {
@@ -158,13 +159,19 @@ export function priceInvoiceLines(
   if ([subtotal, taxes, total, sum_base, sum_usage, sum_onetime].some((sum) => sum.abs().gt(AMOUNT_LIMIT))) {
     throw ApiError.badRequest(`Field "line_items": the invoice total would exceed ${AMOUNT_LIMIT.toString()}.`);
   }
-  // A negative invoice would read as paid and lower the customer's balance.
+  // A negative invoice would read as paid and lower the customer's balance; a caller that
+  // turns the credit into a credit memo (InvoiceIssuer, server-issued drafts) takes it as is.
+  if (!options.allowNegative) assertNotNegative(total);
+  return { rows, sums };
+}
+
+/** The 400 of an invoice whose total would be below zero (DESIGN §6 "Invoices"). */
+export function assertNotNegative(total: Decimal): void {
   if (total.isNegative()) {
     throw ApiError.badRequest(
       `Field "line_items": the invoice total would be ${formatAmount('', total).trim()}; it cannot be less than 0.`,
     );
   }
-  return { rows, sums };
 }
 
 /** A subscription's setup line: its own `line_rate`, else its tierset's setup fee. */

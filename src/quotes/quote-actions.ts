@@ -204,6 +204,8 @@ export class QuoteActions {
       currencyId: quote.currency_id,
       lines: draft,
       fields: { class_id: quote.class_id, admin_id: quote.admin_id, paycycle: 'one', memo: quote.memo },
+      // Issued by the server: the customer's open credit is applied to it (DESIGN §6 "Credits").
+      credit: { memo: `Credit from quote ${quote.quote_id}` },
     });
   }
 

@@ -31,6 +31,7 @@ import { SubscriptionPaymethodInput } from './subscription-paymethod-input';
 import { ProrationCharge, SubscriptionProration } from './subscription-proration';
 import { SubscriptionInvoicing } from './subscription-invoicing';
 import { SubscriptionCycleBilling } from './subscription-cycle-billing';
+import { SubscriptionEndings } from './subscription-endings';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { isCancelled, isSuspended, SUBSCRIPTION_STATUSES } from './subscription-status';
@@ -58,6 +59,7 @@ export class SubscriptionActions {
     private readonly mrr: SubscriptionMrr,
     private readonly invoicing: SubscriptionInvoicing,
     private readonly cycleBilling: SubscriptionCycleBilling,
+    private readonly endings: SubscriptionEndings,
     private readonly mail: MailService,
     private readonly templates: MailTemplates,
   ) {}
@@ -151,8 +153,9 @@ export class SubscriptionActions {
   }
 
   /**
-   * Cancels now (`canceled-manual`, no further invoice) or at a future `cancel_date`; with
-   * `cancel_prorate` the unused part of the billed cycle is credited.
+   * Cancels now (`canceled-manual`, no further invoice) or at a future `cancel_date`; at
+   * that moment (SubscriptionEndings) the unused part of the billed cycle is credited with
+   * `cancel_prorate` and the usage since the last cycle start goes on a final invoice.
    */
   private async cancel(ref: string, dto: CancelDto, ctx: RequestContext): Promise<true> {
     const date = this.subscriptions.datetimeOf('cancel_date', dto.cancel_date);
@@ -166,19 +169,7 @@ export class SubscriptionActions {
       const sub = await lockedSubscriptionByRef(tx, ref);
       this.assertNotCancelled(sub, 'cancelled');
       const immediate = at.getTime() === now.getTime();
-      const cycle = dto.cancel_prorate ? this.proration.billedCycle(sub, at) : null;
-      if (cycle) {
-        const lines = await m.find(SubscriptionLine, {
-          where: { package_id: sub.package_id, cancel_datetime: IsNull() },
-        });
-        const charges = await this.proration.charges(
-          m,
-          cycle,
-          at,
-          lines.map((line) => ({ line, sign: -1 as const })),
-        );
-        await this.applyProrations(tx, ctx, sub, charges, dto.subscribe_prorate_cycle ?? 'next');
-      }
+      await this.endings.schedule(tx, ctx, sub, at, { cancelProrate: dto.cancel_prorate === true });
       await m.update(Subscription, sub.package_id, {
         package_status_str: 'canceled-manual',
         cancel_datetime: at,

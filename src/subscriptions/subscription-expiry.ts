@@ -8,6 +8,7 @@ import { NightlyTasks } from 'src/core/schedule/nightly-tasks';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
+import { SubscriptionEndings } from './subscription-endings';
 import { SubscriptionEvents } from './subscription-events';
 import { SubscriptionMrr } from './subscription-mrr';
 import { allLinesEndedSql } from './subscription-status';
@@ -18,7 +19,8 @@ const BATCH = 200;
 /**
  * Part of the nightly job: an active subscription whose live lines have all ended
  * (`hasEnded`: `expire_datetime` passed or `expire_recurs` reached) becomes
- * `expired-expired`, with nothing left to bill and one package/status event.
+ * `expired-expired`, with nothing left to bill and one package/status event; the usage of
+ * its last cycle goes on a final invoice when that cycle ends (SubscriptionEndings).
  */
 @Injectable()
 export class SubscriptionExpiry implements OnModuleInit {
@@ -30,6 +32,7 @@ export class SubscriptionExpiry implements OnModuleInit {
     private readonly events: SubscriptionEvents,
     private readonly mrr: SubscriptionMrr,
     private readonly revisions: RevisionService,
+    private readonly endings: SubscriptionEndings,
   ) {}
 
   onModuleInit(): void {
@@ -68,12 +71,20 @@ export class SubscriptionExpiry implements OnModuleInit {
             hasEnded({ expireRecurs: l.expire_recurs, invoicesBilled: l.invoices_billed }, l.expire_datetime, now),
           );
           if (lines.length === 0 || !ended) continue;
+          const sub = await tx.manager.findOneByOrFail(Subscription, { package_id: id });
           const updated = await tx.manager.update(
             Subscription,
             { package_id: id, package_status_str: 'active' },
             { package_status_str: 'expired-expired', next_invoice_datetime: null },
           );
           if (!updated.affected) continue;
+          if (sub.next_invoice_datetime !== null) {
+            // The usage of the last cycle billed goes on a final invoice when that cycle ends.
+            await this.endings.schedule(tx, SYSTEM_CONTEXT, sub, sub.next_invoice_datetime, {
+              cancelProrate: false,
+              usageFrom: this.endings.lastCycleStart(sub),
+            });
+          }
           await this.mrr.refresh(tx.manager, id);
           await this.revisions.record(tx, SYSTEM_CONTEXT, 'package', id, 'Subscription expired: every line has ended');
           await this.events.record(tx, SYSTEM_CONTEXT, id, ['status']);

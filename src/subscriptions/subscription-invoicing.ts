@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
 import { Cycle, cycleAt, cycleBefore } from 'src/billing/cycles/cycle-calendar';
 import { billsPrice, billsSetup, hasExpired, isInTrial, usagePeriod } from 'src/billing/cycles/line-billing';
 import { groupBy } from 'src/core/collections/group-by';
@@ -8,7 +8,7 @@ import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { ZERO } from 'src/core/money/decimal';
-import { accountDate, addDays } from 'src/core/time/account-date';
+import { accountDate, accountMidnight, addDays } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { plainReader } from 'src/database/entity-reader';
@@ -233,8 +233,16 @@ export class SubscriptionInvoicing {
     return bySub;
   }
 
-  /** Prorations billed at once, on an invoice of their own. */
-  async issueProrations(tx: Tx, ctx: RequestContext, sub: Subscription, charges: ProrationCharge[]): Promise<number> {
+  /**
+   * Prorations billed at once, on an invoice of their own; credits beyond its charges go
+   * to a credit memo (null: it held only credit, and no invoice was issued).
+   */
+  async issueProrations(
+    tx: Tx,
+    ctx: RequestContext,
+    sub: Subscription,
+    charges: ProrationCharge[],
+  ): Promise<number | null> {
     const tiersets = await loadTiersetsById(
       tx.manager,
       charges.flatMap((c) => (c.line.tierset_id === null ? [] : [c.line.tierset_id])),
@@ -245,13 +253,49 @@ export class SubscriptionInvoicing {
     return (await this.issueAll(tx, ctx, [{ sub, lines }]))[0];
   }
 
+  /**
+   * The final invoice of an ending subscription (DESIGN §6 "Cancellation"): its metered
+   * lines' stored usage (SubscriptionUsage) over [`from`, `until`), in arrears. Null when
+   * no metered line had usage to bill.
+   */
+  async issueFinalUsage(
+    tx: Tx,
+    ctx: RequestContext,
+    sub: Subscription,
+    period: { from: Date; until: Date; expired?: boolean },
+  ): Promise<number | null> {
+    const m = tx.manager;
+    // An expired subscription bills the usage of its ended lines (not those removed).
+    const lines = period.expired
+      ? await m.find(SubscriptionLine, {
+          where: { package_id: sub.package_id, cancel_datetime: IsNull() },
+          order: { line_item_id: 'ASC' },
+        })
+      : ((await this.billableLinesOf(m, [sub.package_id])).get(sub.package_id) ?? []);
+    // Usage periods are account days (DESIGN §6 "Usage"): an expiry ends on a cycle boundary;
+    // a cancel's final period holds the whole cancel day, the last usage the subscription has.
+    const zone = this.wire.timezone;
+    const until = period.expired ? period.until : accountMidnight(addDays(accountDate(period.until, zone), 1), zone);
+    const ended: Cycle = { index: -1, start: period.from, end: until };
+    const metered = meteredLines(lines, await itemsOf(m, lines), ended, zone);
+    const usage = await this.usage.amounts(m, metered);
+    const billed = metered.filter((u) => usage.get(u.line.line_item_id)?.gt(0));
+    if (billed.length === 0) return null;
+    const tiersets = await loadTiersetsById(
+      m,
+      billed.flatMap((u) => (u.line.tierset_id === null ? [] : [u.line.tierset_id])),
+    );
+    const draftLines = billed.map((u) => usageLine(u, tiersets, usage.get(u.line.line_item_id)!));
+    return (await this.issueAll(tx, ctx, [{ sub, lines: draftLines }]))[0];
+  }
+
   /** The invoices of several subscriptions, their customers read once (InvoiceIssuer.issueMany). */
   private async issueAll(
     tx: Tx,
     ctx: RequestContext,
     invoices: Array<{ sub: Subscription; lines: InvoiceDraftLine[]; date?: string; cycle?: Partial<Invoice> }>,
     catalog?: PricingCatalog,
-  ): Promise<number[]> {
+  ): Promise<Array<number | null>> {
     if (invoices.length === 0) return [];
     const customerIds = [...new Set(invoices.map((i) => i.sub.customer_id))];
     const customers = new Map(
@@ -281,11 +325,17 @@ export class SubscriptionInvoicing {
           paymethod: sub.paymethod,
           lines,
           fields: { paycycle: sub.paycycle, class_id: sub.class_id, admin_id: sub.admin_id, ...cycle },
+          credit: { memo: creditMemoOf(sub.package_id) },
         };
       }),
       known,
     );
   }
+}
+
+/** The memo of a credit a subscription gave back: it names the subscription (DESIGN §6 "Credits"). */
+export function creditMemoOf(packageId: number): string {
+  return `Credit from subscription ${packageId}`;
 }
 
 /**
@@ -325,18 +375,21 @@ function draftLinesOf(
   }
   for (const u of p.metered) {
     const id = u.line.line_item_id;
-    const usage = p.usage?.get(id) ?? stored.get(id) ?? ZERO;
-    draftLines.push(
-      Object.assign(priced(u.line, tiersetOf(u.line), usage), {
-        origin: 'usage' as const,
-        usage,
-        period: u.period,
-        package_line_id: id,
-        descrip: u.line.descrip,
-      }),
-    );
+    draftLines.push(usageLine(u, tiersets, p.usage?.get(id) ?? stored.get(id) ?? ZERO));
   }
   return draftLines;
+}
+
+/** A metered line's invoice line for the usage over its period (in arrears). */
+function usageLine(u: MeteredLine, tiersets: Map<number, LoadedTierset>, usage: Decimal): InvoiceDraftLine {
+  const tierset = u.line.tierset_id === null ? undefined : tiersets.get(u.line.tierset_id);
+  return Object.assign(priced(u.line, tierset, usage), {
+    origin: 'usage' as const,
+    usage,
+    period: u.period,
+    package_line_id: u.line.line_item_id,
+    descrip: u.line.descrip,
+  });
 }
 
 /** One subscription's next cycle to bill, with what its invoice is given. */

@@ -18,6 +18,7 @@ import { SubscriptionCycleBilling } from './subscription-cycle-billing';
 import { SubscriptionUsage } from './subscription-usage';
 import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionExpiry } from './subscription-expiry';
+import { SubscriptionEndings } from './subscription-endings';
 import { SubscriptionOverdueStatus } from './subscription-overdue-status';
 import { SubscriptionReader } from './subscription-reader';
 import { SubscriptionPresenter } from './subscription.presenter';
@@ -26,6 +27,7 @@ import { SubscriptionsService } from './subscriptions.service';
 
 import { SubscriptionCustomerDeletion } from './subscription-customer-deletion';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { SubscriptionEnding } from './entities/subscription-ending.entity';
 import { Subscription } from './entities/subscription.entity';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { BillingCycle } from './entities/billing-cycle.entity';
@@ -33,7 +35,7 @@ import { PendingProration } from './entities/pending-proration.entity';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Subscription, SubscriptionLine, BillingCycle, PendingProration]),
+    TypeOrmModule.forFeature([Subscription, SubscriptionLine, BillingCycle, PendingProration, SubscriptionEnding]),
     CustomersModule,
     InvoicesModule,
     ItemsModule,
@@ -54,6 +56,7 @@ import { PendingProration } from './entities/pending-proration.entity';
     SubscriptionProration,
     SubscriptionMrr,
     SubscriptionExpiry,
+    SubscriptionEndings,
     SubscriptionInvoicing,
     SubscriptionCycleBilling,
     SubscriptionUsage,

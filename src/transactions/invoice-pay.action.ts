@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -9,14 +9,11 @@ import { isPlainObject } from 'src/core/validation/validate-body';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { InvoiceActions } from 'src/invoices/invoice-actions';
 import { INVOICE_REF } from 'src/invoices/invoice-ref';
-import { TransactionApplied } from './entities/transaction-applied.entity';
-import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger } from './invoice-ledger';
 import { lockCustomers } from 'src/customers/customer-lock';
+import { CustomerCredit } from './customer-credit';
 import { PaymentService } from './payment.service';
 import { isSentPaymethod, SentPaymethod } from './sent-paymethod';
-import { loadTransactionFigures } from './transaction-figures';
-import { COUNTING_STATUSES } from './transaction-status';
 
 const FIELDS = new Set(['use_customer_balance', 'paymethods', 'amount']);
 
@@ -36,6 +33,7 @@ export class InvoicePayAction implements OnModuleInit {
     private readonly ledger: InvoiceLedger,
     private readonly revisions: RevisionService,
     private readonly sentPaymethod: SentPaymethod,
+    private readonly credit: CustomerCredit,
   ) {}
 
   onModuleInit(): void {
@@ -77,60 +75,21 @@ export class InvoicePayAction implements OnModuleInit {
     });
   }
 
-  /** Oldest unapplied money first, up to the invoice's balance. */
+  /** Oldest unapplied money first, up to the invoice's balance (CustomerCredit). */
   private async useCustomerBalance(ctx: RequestContext, invoiceId: number, customerId: number): Promise<true> {
     await this.uow.run(async (tx) => {
-      const m = tx.manager;
-      const spendable = {
-        customer_id: customerId,
-        transaction_type: In(['pay', 'cre']),
-        status_str: In([...COUNTING_STATUSES]),
-      };
-      // The customer first (the lock order of money writes), then its money (before any
-      // plain read fixes MySQL's snapshot): two invoices never both spend the same credit.
+      // The customer first (the lock order of money writes), then its money (read FOR
+      // UPDATE before the invoice): two invoices never both spend the same credit.
       await lockCustomers(tx, [customerId]);
-      if (this.uow.isMysql) {
-        await m
-          .createQueryBuilder(Transaction, 't')
-          .select('t.transaction_id')
-          .where(spendable)
-          .orderBy('t.transaction_id', 'ASC')
-          .setLock('pessimistic_write')
-          .getMany();
-      }
+      const candidates = await this.credit.candidates(tx, [customerId]);
       const [locked] = await this.ledger.lock(tx, [invoiceId]);
+      const open = await this.credit.entries(tx, candidates);
       if (locked.is_void || locked.balance.lte(0)) throw ApiError.badRequest('This invoice has no balance to pay.');
-      const candidates = await m.find(Transaction, {
-        where: spendable,
-        order: { transaction_datetime: 'ASC', transaction_id: 'ASC' },
+      const used = await this.credit.spend(tx, ctx, open, {
+        invoiceId,
+        customerId: locked.customer_id,
+        balance: locked.balance,
       });
-      const figures = await loadTransactionFigures(m, candidates);
-      let left = locked.balance;
-      const used: number[] = [];
-      for (const t of candidates) {
-        const free = figures.get(t.transaction_id)!.unapplied;
-        if (left.lte(0) || free.lte(0)) continue;
-        const applied = free.lt(left) ? free : left;
-        const existing = figures.get(t.transaction_id)!.applications.find((a) => a.invoice_id === invoiceId);
-        if (existing) {
-          await m.update(TransactionApplied, existing.transaction_applied_id, {
-            applied: existing.applied.plus(applied),
-          });
-        } else {
-          await m.insert(TransactionApplied, {
-            transaction_id: t.transaction_id,
-            invoice_id: invoiceId,
-            invoice_schedule_id: null,
-            invoice_customer_id: locked.customer_id,
-            applied,
-            memo: null,
-            write_datetime: this.clock.now(),
-          });
-        }
-        await this.revisions.record(tx, ctx, 'transaction', t.transaction_id, `Applied to invoice ${invoiceId}`);
-        used.push(t.transaction_id);
-        left = left.minus(applied);
-      }
       if (!used.length) throw ApiError.badRequest('The customer has no unapplied payments or credits to use.');
       await this.revisions.record(
         tx,

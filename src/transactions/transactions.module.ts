@@ -5,6 +5,7 @@ import { PaymentsModule } from 'src/payments/payments.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { AchSettlementJob } from './ach-settlement.job';
 import { ChargeAttempts } from './charge-attempts';
+import { CustomerCredit } from './customer-credit';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
 import { TransactionCustomerDeletion } from './transaction-customer-deletion';
 import { InvoiceApplicationsCheck } from './invoice-applications-check';
@@ -53,6 +54,7 @@ import { PaymentAttempt } from './entities/payment-attempt.entity';
     InvoiceApplier,
     AchSettlementJob,
     CustomerPaymentsExtension,
+    CustomerCredit,
     TransactionCustomerDeletion,
     InvoiceApplicationsCheck,
     SentPaymethod,
