@@ -14,18 +14,26 @@ describe('npm run billing', () => {
   let db: Awaited<ReturnType<typeof scratchDatabase>>;
   let t: TestApp | undefined;
   let pkg: number;
+  let setupPkg: number;
 
   /** The app on the scratch database (kept between opens). */
   const open = () => createTestApp(db.env, { keepDatabase: true });
+  /** The closing report from its "subscriptions due" line on: the same words for a dry and a real run. */
+  const summaryOf = (out: string) => out.slice(out.lastIndexOf('  subscriptions due:'));
 
   beforeAll(async () => {
     db = await scratchDatabase();
     t = await open();
-    // 2026-03-01 10:00 in Chicago: the subscription's first cycle starts now.
+    // 2026-03-01 10:00 in Chicago: the subscriptions' first cycles start now.
     t.clock.set(new Date('2026-03-01T16:00:00Z'));
     const plan = await createId(t, '/api/v3/item', { name: 'Plan', pricemodel: { pricemodel: 'fla', base: 10 } });
+    const onboarded = await createId(t, '/api/v3/item', {
+      name: 'Onboarded plan',
+      pricemodel: { pricemodel: 'fla', base: 40, setup: 25, paycycle: 'mon' },
+    });
     const customer = await createId(t, '/api/v3/customer', { company: 'Command line' });
     pkg = await createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: plan }] });
+    setupPkg = await createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: onboarded }] });
     await t.close();
     t = undefined;
   }, 120_000);
@@ -34,20 +42,30 @@ describe('npm run billing', () => {
     await db.drop();
   });
 
-  it('prints what a dry run would invoice, writes nothing, then bills each started cycle once', async () => {
+  it('a dry run predicts the run: every started cycle, its lines (setup as setup), the same summary', async () => {
     const dry = await billingCli(db.env, ['--as-of', '2026-04-15 12:00:00', '--dry-run']);
     expect(dry.code).toBe(0);
-    expect(dry.out).toContain(`package ${pkg} `);
-    expect(dry.out).toContain('invoice dated 2026-03-01, 10.00 USD');
     expect(dry.out).toContain('(dry run: nothing written)');
-    expect(dry.out).toContain('invoices that would be issued: 1');
+    // Both cycles started by 2026-04-15 (March 1 and April 1), as the real run bills them.
+    expect(dry.out).toContain(`package ${pkg} (customer`);
+    expect(dry.out.split(`package ${pkg} `).slice(1).map((part) => part.split('\n')[0])).toEqual([
+      expect.stringContaining('invoice dated 2026-03-01, 10.00 USD'),
+      expect.stringContaining('invoice dated 2026-04-01, 10.00 USD'),
+    ]);
+    // The onboarded plan: 40.00 + the 25.00 setup once = 65.00 in March; 40.00 in April.
+    expect(dry.out.split(`package ${setupPkg} `).slice(1).map((part) => part.split('\n')[0])).toEqual([
+      expect.stringContaining('invoice dated 2026-03-01, 65.00 USD'),
+      expect.stringContaining('invoice dated 2026-04-01, 40.00 USD'),
+    ]);
+    expect(dry.out).toContain('\n    recurring        40.00  \n    setup            25.00  Setup: Onboarded plan\n');
+    // 4 invoices: 10.00 + 10.00 + 65.00 + 40.00 = 125.00.
+    expect(summaryOf(dry.out)).toBe(
+      ['  subscriptions due: 2', '  invoices: 4', '  total billed: 125.00 USD', '  failures: 0', ''].join('\n'),
+    );
 
     const real = await billingCli(db.env, ['--as-of', '2026-04-15 12:00:00']);
     expect(real.code).toBe(0);
-    expect(real.out).toContain('subscriptions due: 1');
-    expect(real.out).toContain('invoices: 2');
-    expect(real.out).toContain('total billed: 20.00 USD');
-    expect(real.out).toContain('failures: 0');
+    expect(summaryOf(real.out)).toBe(summaryOf(dry.out));
 
     const again = await billingCli(db.env, ['--as-of', '2026-04-15 12:00:00']);
     expect(again.out).toContain('invoices: 0');

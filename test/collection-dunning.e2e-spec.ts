@@ -12,10 +12,17 @@ import { Transaction } from 'src/transactions/entities/transaction.entity';
 import { ATTEMPT_GRACE_MS } from 'src/transactions/payment-attempt-sweeper';
 import { TransactionWriter } from 'src/transactions/transaction-writer';
 import { createId } from './support/catalog-fixtures';
-import { newCard, newCustomer } from './support/factories';
+import { newCard, newCustomer as newAnyCustomer } from './support/factories';
 import { SmtpInbox } from './support/smtp-inbox';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
+
+/**
+ * A customer whose invoices are printed: the inbox here holds dunning mail only (an invoice a
+ * subscription issues is mailed to an `email` customer when issued: invoice-mail-on-issue).
+ */
+const newCustomer: typeof newAnyCustomer = (t, fields = {}, query) =>
+  newAnyCustomer(t, { invoice_delivery: 'print', ...fields }, query);
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -127,7 +127,7 @@ describe('quote links, documents, mail and portal quotes', () => {
         '$ 40.00',
         'Taxes',
         '$ 11.88',
-        'Total (Monthly)',
+        'Then monthly',
         '$ 624.88',
         'Setup fees',
         'Due on acceptance',

@@ -52,6 +52,12 @@ export interface AppConfig {
   mailFrom: string;
   /** The business named on documents and mail; unset: the host of PUBLIC_URL. */
   businessName?: string;
+  /** The seller's address on invoices, quotes and statements (lines split at `\n`); unset: none. */
+  businessAddress?: string;
+  /** The seller's tax id (VAT, EIN, ...) printed on documents; unset: none. */
+  businessTaxId?: string;
+  /** A PNG or JPEG logo file printed on documents; unset: none. */
+  businessLogoPath?: string;
   /** Signs portal cookies; unset: derived from the stored account secret. */
   portalSessionSecret?: string;
   billingCron: string;

@@ -114,6 +114,9 @@ describe('loadConfig', () => {
       testClock: true,
       logLevel: 'debug',
       businessName: undefined,
+      businessAddress: undefined,
+      businessTaxId: undefined,
+      businessLogoPath: undefined,
       metricsToken: 'scrape-token',
       portalSessionSecret: undefined,
       shutdownTimeoutMs: 15000,
@@ -198,5 +201,13 @@ describe('loadConfig', () => {
 
   it('refuses a PUBLIC_URL that is not a URL', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow('PUBLIC_URL must be an http(s) URL');
+  });
+
+  it('takes the seller settings, and refuses a BUSINESS_LOGO_PATH that is not an existing image file', () => {
+    const config = loadConfig({ BUSINESS_ADDRESS: '1 Harbor Way\\nPortland OR', BUSINESS_TAX_ID: 'EIN 12-3456789' });
+    expect(config).toMatchObject({ businessAddress: '1 Harbor Way\\nPortland OR', businessTaxId: 'EIN 12-3456789' });
+    const problem = 'BUSINESS_LOGO_PATH must name an existing .png, .jpg or .jpeg file';
+    expect(() => loadConfig({ BUSINESS_LOGO_PATH: '/nowhere/logo.png' })).toThrow(problem);
+    expect(() => loadConfig({ BUSINESS_LOGO_PATH: __filename })).toThrow(problem);
   });
 });

@@ -49,6 +49,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl: read.optional('SMTP_URL'),
     mailFrom: read.str('MAIL_FROM', `billing@${hostOf(publicUrl)}`),
     businessName: read.optional('BUSINESS_NAME'),
+    businessAddress: read.optional('BUSINESS_ADDRESS'),
+    businessTaxId: read.optional('BUSINESS_TAX_ID'),
+    businessLogoPath: read.optional('BUSINESS_LOGO_PATH'),
     portalSessionSecret: read.optional('PORTAL_SESSION_SECRET'),
     billingCron: read.str('BILLING_CRON', '*/5 * * * *'),
     achSettlementDays: read.int('ACH_SETTLEMENT_DAYS', 3, 0, 60),
@@ -59,6 +62,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: read.optional('METRICS_TOKEN'),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 20_000, 1_000, 600_000),
   };
+  const logo = config.businessLogoPath;
+  if (logo !== undefined && !(/\.(png|jpe?g)$/i.test(logo) && existsSync(logo))) {
+    problems.push('BUSINESS_LOGO_PATH must name an existing .png, .jpg or .jpeg file');
+  }
   if ((config.apiUsername === undefined) !== (config.apiPassword === undefined)) {
     problems.push('API_USERNAME and API_PASSWORD must be set together');
   }

@@ -1,23 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import Decimal from 'decimal.js';
 import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
-import { formatAmount } from 'src/core/money/money-format';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { isPlainObject } from 'src/core/validation/validate-body';
-import { Contact } from 'src/customers/entities/contact.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { mailOverrides, overriddenMail } from 'src/mail/mail-overrides';
 import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
-import { IsNull, Not } from 'typeorm';
 import { InvoiceDelivery } from './entities/invoice-delivery.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
+import { billingEmailsOf, invoiceMailData } from './invoice-mail';
 import { lockedInvoiceByRef } from './invoice-lock';
 import { hasNetApplied, InvoiceExtensions } from './invoice-extensions';
 import { InvoiceReader } from './invoice-reader';
@@ -81,26 +78,14 @@ export class InvoiceActions {
     const fields = mailOverrides(body);
     await this.uow.run(async (tx) => {
       const invoice = await findByPathRef(tx.manager, INVOICE_REF, ref);
-      const to = fields.email ?? (await this.billingEmails(tx, invoice.customer_id));
+      const to = fields.email ?? (await billingEmailsOf(tx.manager, [invoice.customer_id])).get(invoice.customer_id)!;
       if (to.length === 0) {
         throw ApiError.badRequest('The customer has no contact with an e-mail address: send "email".');
       }
       if (!ctx.sendEmails) return; // _flag_emails=0: nothing is sent, so nothing is recorded as sent.
       const wire = await this.reader.full(tx.manager, invoice.invoice_id);
-      const number = invoice.refnumber ?? String(invoice.invoice_id);
-      const symbol = String(wire.currency_symbol);
       const customer = await tx.manager.findOneBy(Customer, { customer_id: invoice.customer_id });
-      const message = this.templates.render('invoice', {
-        number,
-        customerName: customer?.company ?? null,
-        date: wire.date,
-        dueDate: wire.due_date,
-        total: formatAmount(symbol, invoice.total),
-        balance: formatAmount(symbol, new Decimal(String(wire.balance))),
-        viewUrl: wire.url_permalink,
-        pdfUrl: wire.url_pdflink,
-        payUrl: wire.is_paid === true || wire.is_void === true ? null : wire.url_paylink,
-      });
+      const message = this.templates.render('invoice', invoiceMailData(wire, customer?.company ?? null));
       const mailId = await this.mail.send(
         tx,
         overriddenMail(message, fields, to, { contextStr: 'invoice', contextId: invoice.invoice_id }),
@@ -148,14 +133,6 @@ export class InvoiceActions {
       mail_message_id: mailMessageId,
       write_datetime: this.clock.now(),
     });
-  }
-
-  private async billingEmails(tx: Tx, customerId: number): Promise<string[]> {
-    const contacts = await tx.manager.find(Contact, {
-      where: { customer_id: customerId, email: Not(IsNull()) },
-      order: { user_id: 'ASC' },
-    });
-    return [...new Set(contacts.map((c) => c.email as string).filter((e) => e.trim() !== ''))];
   }
 }
 

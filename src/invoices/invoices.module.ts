@@ -6,6 +6,7 @@ import { InvoiceCustomerDeletion } from './invoice-customer-deletion';
 import { InvoiceCustomerFigures } from './invoice-customer-figures';
 import { InvoiceEvents } from './invoice-events';
 import { InvoiceExtensions } from './invoice-extensions';
+import { InvoiceIssueMail } from './invoice-issue-mail';
 import { InvoiceIssuer } from './invoice-issuer';
 import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
@@ -37,6 +38,7 @@ import { InvoiceDelivery } from './entities/invoice-delivery.entity';
     InvoiceCustomerFigures,
     InvoiceCustomerDeletion,
     InvoiceIssuer,
+    InvoiceIssueMail,
     PricingInputsLoader,
   ],
   exports: [

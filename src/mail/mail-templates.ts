@@ -46,12 +46,16 @@ export class MailTemplates {
     if (!first.startsWith('Subject: ')) throw new Error(`Mail template ${name} does not start with a Subject line.`);
     const subject = first.slice('Subject: '.length).trim();
     const text = rest.join('\n').trim() + '\n';
+    return { subject, text, html: this.html(subject, text) };
+  }
+
+  /** The HTML part of a plain-text message: its paragraphs in layout.html.hbs, links made clickable. */
+  html(subject: string, text: string): string {
     const paragraphs = text
       .trim()
       .split(/\n{2,}/)
       .map((p) => ({ parts: p.split(URL_PATTERN).map((part, i) => (i % 2 === 1 ? { link: part } : { text: part })) }));
-    const html = this.template('layout.html', {})({ businessName: this.businessName, subject, paragraphs });
-    return { subject, text, html };
+    return this.template('layout.html', {})({ businessName: this.businessName, subject, paragraphs });
   }
 
   private template(name: string, options: CompileOptions): Handlebars.TemplateDelegate {

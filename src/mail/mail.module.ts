@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { MailSweeper } from './mail-sweeper';
 import { MailTemplates } from './mail-templates';
 import { MailService } from './mail.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -7,7 +8,7 @@ import { MailMessage } from './entities/mail-message.entity';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([MailMessage])],
-  providers: [MailService, MailTemplates],
+  providers: [MailService, MailTemplates, MailSweeper],
   exports: [MailService, MailTemplates],
 })
 export class MailModule {}

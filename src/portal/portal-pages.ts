@@ -4,7 +4,7 @@ import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
-import { businessNameOf } from 'src/config/business-name';
+import { businessNameOf, Seller, sellerOf } from 'src/config/business-name';
 import { formatAmount } from 'src/core/money/money-format';
 import { decimalOf, text } from './documents/wire-values';
 
@@ -14,12 +14,15 @@ export class PortalPages {
   private readonly hbs = Handlebars.create();
   private readonly compiled = new Map<string, Handlebars.TemplateDelegate>();
   readonly businessName: string;
+  /** The seller printed on invoices, quotes and statements (pages and PDFs). */
+  readonly seller: Seller;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.businessName = businessNameOf(config);
+    this.seller = sellerOf(config);
     // Amounts arrive as wire numbers already rounded to cents; Decimal prints them exactly.
     this.hbs.registerHelper('money', (symbol: unknown, value: unknown) => formatAmount(text(symbol), decimalOf(value)));
-    for (const partial of ['card-fields', 'bank-fields', 'document'])
+    for (const partial of ['card-fields', 'bank-fields', 'document', 'seller'])
       this.hbs.registerPartial(partial, this.source(partial));
   }
 

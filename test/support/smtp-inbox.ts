@@ -67,6 +67,11 @@ export class SmtpInbox {
     });
   }
 
+  /** The messages that arrived and were not taken by `next()` yet; takes them. */
+  takeAll(): ReceivedMail[] {
+    return this.received.splice(0);
+  }
+
   stop(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }

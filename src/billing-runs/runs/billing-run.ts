@@ -18,6 +18,7 @@ import { ReferenceService } from 'src/reference/reference.service';
 import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { SubscriptionCycleBilling } from 'src/subscriptions/subscription-cycle-billing';
+import { SubscriptionUsage } from 'src/subscriptions/subscription-usage';
 import { withLockedPaymethods } from '../collection/collection-enrollment';
 import { dueAction } from './due-action';
 import { dueSubscriptions, readDueSubscriptions } from './due-subscriptions';
@@ -71,9 +72,18 @@ interface IssuedCycle {
   invoiceId: number;
 }
 
-/** Thrown at the end of a dry run's unit, so what it wrote is rolled back and what it built comes out. */
+/**
+ * Thrown at the end of a dry run's unit, so what it wrote is rolled back and what it built
+ * comes out: the outcome of each cycle it billed, and the subscription as it stood where it
+ * stopped for usage still to pull (null when nothing more is due), or the failure it met.
+ */
 class DryRunRollback extends Error {
-  constructor(readonly outcome: UnitOutcome) {
+  constructor(
+    readonly outcomes: UnitOutcome[],
+    readonly pending: Subscription | null,
+    /** What made a cycle fail: the run stops that subscription there, as a real run does. */
+    readonly failure?: unknown,
+  ) {
     super('dry run');
   }
 }
@@ -106,6 +116,7 @@ export class BillingRun {
     private readonly revisions: RevisionService,
     private readonly cycleBilling: SubscriptionCycleBilling,
     private readonly pricing: PricingInputsLoader,
+    private readonly usage: SubscriptionUsage,
   ) {
     this.invoiceSummaries = new EntityReader(dataSource, {
       entity: Invoice,
@@ -151,7 +162,8 @@ export class BillingRun {
       // A dry run bills each cycle in a unit rolled back at its end: nothing to share.
       const rest = dryRun ? batch : await this.billBatch(batch, asOf, summary, listener, catalog, progressed);
       await inParallel(rest, CONCURRENCY, async (sub) => {
-        await this.billSubscription(sub, asOf, dryRun, summary, listener, catalog);
+        if (dryRun) await this.dryRunSubscription(sub, asOf, summary, listener, catalog);
+        else await this.billSubscription(sub, asOf, summary, listener, catalog);
         progressed();
       });
     }
@@ -315,7 +327,6 @@ export class BillingRun {
   private async billSubscription(
     batched: Subscription,
     asOf: Date,
-    dryRun: boolean,
     summary: BillingRunSummary,
     listener: BillingRunListener,
     catalog: PricingCatalog,
@@ -329,35 +340,90 @@ export class BillingRun {
         if (action.kind === 'none') return;
         const usage =
           action.kind === 'bill' ? await this.cycleBilling.pullUsage(this.dataSource.manager, sub) : undefined;
-        const outcome = await this.billCycle(id, sub.next_invoice_datetime!, asOf, { usage, catalog }, dryRun);
+        const outcome = await this.billCycle(id, sub.next_invoice_datetime!, asOf, { usage, catalog });
         if (outcome.kind === 'busy') return;
         if (outcome.kind === 'invoiced') this.invoiced(summary, listener, outcome.invoice);
-        // A dry run wrote nothing, so the next cycle cannot be built on it.
-        if (dryRun && outcome.kind !== 'moved') return;
       }
     } catch (error) {
       this.failed(summary, id, asOf, error);
     }
   }
 
-  /** The unit of one cycle: a no-op unless `cycleStart` is still the subscription's next cycle. */
-  private async billCycle(
-    id: number,
-    cycleStart: Date,
+  /**
+   * A dry run of one subscription (DESIGN §6: the run without the commit): every cycle due as
+   * of `asOf`, billed one after the other as the real run bills them (each on what the one
+   * before wrote: the next cycle start, `expire_recurs`, setup fees once, prorations used)
+   * in ONE unit rolled back at its end, so the same invoices, lines and failures come out and
+   * nothing is written. Usage pulled from USAGE_URL is an outside call, never made inside a
+   * unit: then each cycle's usage is pulled before a unit that replays the cycles before it.
+   */
+  private async dryRunSubscription(
+    batched: Subscription,
     asOf: Date,
-    inputs: CycleInputs,
-    dryRun: boolean,
-  ): Promise<UnitOutcome> {
+    summary: BillingRunSummary,
+    listener: BillingRunListener,
+    catalog: PricingCatalog,
+  ): Promise<void> {
+    const id = batched.package_id;
+    const pulls = this.usage.pulls;
+    const usages: Array<ReadonlyMap<number, Decimal> | undefined> = [];
+    let outcomes: UnitOutcome[] = [];
+    let failure: unknown;
     try {
-      return await this.uow.run(async (tx): Promise<UnitOutcome> => {
-        const outcome = await this.billCycleIn(tx, id, cycleStart, asOf, inputs, dryRun);
-        if (dryRun && outcome.kind !== 'moved' && outcome.kind !== 'busy') throw new DryRunRollback(outcome);
-        return outcome;
+      let pending: Subscription | null = batched;
+      while (pending && failure === undefined && usages.length < MAX_CYCLES_PER_SUBSCRIPTION) {
+        if (pulls) {
+          const action = dueAction(pending, asOf, this.wire.timezone);
+          const m = this.dataSource.manager;
+          usages.push(action.kind === 'bill' ? await this.cycleBilling.pullUsage(m, pending) : undefined);
+        }
+        ({ outcomes, pending, failure } = await this.dryRunCycles(id, asOf, catalog, pulls ? usages : null));
+      }
+    } catch (error) {
+      failure = error;
+    }
+    // The cycles billed before a failing one are reported, then the failure, as the real run does.
+    for (const outcome of outcomes) if (outcome.kind === 'invoiced') this.invoiced(summary, listener, outcome.invoice);
+    if (failure !== undefined) this.failed(summary, id, asOf, failure);
+  }
+
+  /**
+   * The dry run's unit: the subscription's due cycles billed in turn, then everything rolled
+   * back. With `usages`, cycle k bills `usages[k]` and the unit stops at the first cycle
+   * whose usage is not pulled yet, handing back the subscription as it stands there.
+   */
+  private async dryRunCycles(
+    id: number,
+    asOf: Date,
+    catalog: PricingCatalog,
+    usages: Array<ReadonlyMap<number, Decimal> | undefined> | null,
+  ): Promise<{ outcomes: UnitOutcome[]; pending: Subscription | null; failure?: unknown }> {
+    try {
+      await this.uow.run(async (tx) => {
+        const outcomes: UnitOutcome[] = [];
+        for (let k = 0; k < MAX_CYCLES_PER_SUBSCRIPTION; k++) {
+          const sub = await lockForBilling(tx, id);
+          if (!sub || dueAction(sub, asOf, this.wire.timezone).kind === 'none') break;
+          if (usages && k === usages.length) throw new DryRunRollback(outcomes, sub);
+          const held = [{ sub, cycleStart: sub.next_invoice_datetime!, usage: usages?.[k] }];
+          try {
+            outcomes.push((await this.billLockedCycles(tx, held, asOf, catalog, true)).get(id)!);
+          } catch (failure) {
+            throw new DryRunRollback(outcomes, null, failure);
+          }
+        }
+        throw new DryRunRollback(outcomes, null);
       });
     } catch (error) {
-      if (error instanceof DryRunRollback) return error.outcome;
-      throw error;
+      if (!(error instanceof DryRunRollback)) throw error;
+      return { outcomes: error.outcomes, pending: error.pending, failure: error.failure };
     }
+    return { outcomes: [], pending: null };
+  }
+
+  /** The unit of one cycle: a no-op unless `cycleStart` is still the subscription's next cycle. */
+  private billCycle(id: number, cycleStart: Date, asOf: Date, inputs: CycleInputs): Promise<UnitOutcome> {
+    return this.uow.run((tx) => this.billCycleIn(tx, id, cycleStart, asOf, inputs));
   }
 
   /** The unit's body: bill, resume after a suspension, or nothing when another run got there first. */
@@ -367,12 +433,11 @@ export class BillingRun {
     cycleStart: Date,
     asOf: Date,
     inputs: CycleInputs,
-    dryRun: boolean,
   ): Promise<UnitOutcome> {
     const sub = await lockForBilling(tx, id);
     if (!sub) return { kind: 'busy' };
     const held = [{ sub, cycleStart, usage: inputs.usage }];
-    const outcomes = await this.billLockedCycles(tx, held, asOf, inputs.catalog, dryRun);
+    const outcomes = await this.billLockedCycles(tx, held, asOf, inputs.catalog, false);
     return outcomes.get(id)!;
   }
 

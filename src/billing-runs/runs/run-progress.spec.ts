@@ -53,7 +53,7 @@ describe('RunProgress', () => {
       [
         'Billing run as of 2026-03-01T16:00:00.000Z (dry run: nothing written)',
         '  subscriptions due: 3',
-        '  invoices that would be issued: 2',
+        '  invoices: 2',
         '  total billed: 20.00 USD, 5.50 EUR',
         '  failures: 1',
         '  package 7: usage URL: line 9: answered 500',

@@ -55,7 +55,10 @@ export class RunProgress implements BillingRunListener {
     this.out.write(`${[head, ...lines].join('\n')}\n`);
   }
 
-  /** The closing report: invoices, totals per currency, failures with their reasons. */
+  /**
+   * The closing report: invoices, totals per currency, failures with their reasons. A dry run
+   * says so on its first line only: the rest reads as the real run on the same database will.
+   */
   finish(summary: BillingRunSummary): void {
     if (this.out.isTTY && this.due > 0) this.out.write('\n');
     const failures = summary.failures.map((f) => `  package ${f.packageId}: ${f.reason}`);
@@ -63,7 +66,7 @@ export class RunProgress implements BillingRunListener {
       [
         `Billing run as of ${summary.asOf.toISOString()}${summary.dryRun ? ' (dry run: nothing written)' : ''}`,
         `  subscriptions due: ${summary.due}`,
-        `  invoices${summary.dryRun ? ' that would be issued' : ''}: ${summary.invoices}`,
+        `  invoices: ${summary.invoices}`,
         `  total billed: ${describeTotals(summary.billed)}`,
         `  failures: ${summary.failures.length}`,
         ...failures,

@@ -16,6 +16,8 @@ export interface EventInput {
 /** An event about to be written: what a listener decides on. */
 export interface PendingEvent extends EventInput {
   suppressWebhooks: boolean;
+  /** `_flag_emails=0` on the request that caused it: listeners that mail send nothing. */
+  suppressEmails?: boolean;
 }
 
 /** An event as just written, handed to the listeners that asked for it. */
@@ -74,6 +76,7 @@ export class EventRecorder {
       event: input.event,
       data: input.data,
       suppressWebhooks: !ctx.sendWebhooks,
+      suppressEmails: !ctx.sendEmails,
     }));
     const answers: boolean[][] = [];
     for (const listener of this.listeners) answers.push(await listener.wants(tx, pending));

@@ -49,6 +49,18 @@ describe('DueWorkScheduler', () => {
     await scheduler.onApplicationShutdown();
   });
 
+  it('triggers nothing with TEST_CLOCK=true, even with BILLING_CRON set: only the test clock runs due work', async () => {
+    const { scheduler, schedulerRegistry } = await started({
+      APP_ROLE: 'all',
+      BILLING_CRON: '* * * * *',
+      TEST_CLOCK: 'true',
+    });
+    expect(schedulerRegistry.getCronJobs().size).toBe(0);
+    expect(schedulerRegistry.getIntervals()).toEqual([]);
+    expect(asOf).toEqual([]);
+    await scheduler.onApplicationShutdown();
+  });
+
   it('triggers nothing on an API-only instance', async () => {
     const { scheduler, schedulerRegistry } = await started({ APP_ROLE: 'api', BILLING_CRON: '0 * * * *' });
     expect(schedulerRegistry.getCronJobs().size).toBe(0);

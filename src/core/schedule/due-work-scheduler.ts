@@ -12,6 +12,8 @@ import { DueWorkRegistry } from './due-work-registry';
  * `everyMs`. Only on instances whose APP_ROLE is `worker` or `all`. Each work also runs
  * once at start, so a night missed while no worker ran is caught up. A tick that finds its
  * work still running is skipped; a work only enqueues or claims, so no request waits on it.
+ * With TEST_CLOCK=true nothing is triggered here, not even at start (DESIGN §3, §6 "Test
+ * clock"): only moving the test clock runs due work, as of the moments it steps through.
  */
 @Injectable()
 export class DueWorkScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -26,7 +28,7 @@ export class DueWorkScheduler implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.appRole === 'api') return;
+    if (this.config.appRole === 'api' || this.config.testClock) return;
     for (const work of this.registry.all()) {
       if (work.trigger.kind === 'billing-cron' && this.config.billingCron === '') continue;
       await this.tick(work);

@@ -3,6 +3,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 /** Every message the service sends (or would send, without SMTP) is recorded here. */
 @Entity('mail_message')
 @Index(['context_str', 'context_id'])
+@Index(['status', 'write_datetime'])
 export class MailMessage {
   @PrimaryGeneratedColumn({ type: 'int' }) mail_message_id: number;
   @Column({ type: 'varchar', length: 32, nullable: true }) context_str: string | null;
@@ -13,7 +14,7 @@ export class MailMessage {
   @Column({ type: 'varchar', length: 255 }) from_addr: string;
   @Column({ type: 'varchar', length: 255 }) subject: string;
   @Column({ type: 'text' }) body: string;
-  /** `sent`, `recorded` (no SMTP configured) or `failed`. */
+  /** `queued` (committed, not yet claimed), `sending`, then `sent`, `recorded` (no SMTP configured) or `failed`. */
   @Column({ type: 'varchar', length: 16 }) status: string;
   @Column({ type: 'datetime' }) write_datetime: Date;
 }

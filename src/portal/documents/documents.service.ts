@@ -34,17 +34,20 @@ export class DocumentsService {
         return { transaction: single, applied };
       }),
     );
-    return invoiceDocument(
+    const doc = invoiceDocument(
       this.pages.businessName,
       invoice,
       customer,
       payments.filter((p) => !p.applied.isZero()),
     );
+    return Object.assign(doc, { seller: this.pages.seller });
   }
 
   async quote(quote: Wire): Promise<QuoteDocument> {
     const customer = await this.records.customer(Number(quote.customer_id));
-    return quoteDocument(this.pages.businessName, quote, customer, this.today());
+    return Object.assign(quoteDocument(this.pages.businessName, quote, customer, this.today()), {
+      seller: this.pages.seller,
+    });
   }
 
   /** The account's date now: a quote is valid through its `validuntil_date`. */
@@ -55,6 +58,7 @@ export class DocumentsService {
   async statement(customer: Wire): Promise<StatementDocument> {
     const ids = [Number(customer.customer_id)];
     const [invoices, payments] = await Promise.all([this.records.invoicesOf(ids), this.records.paymentsOf(ids)]);
-    return statementDocument(this.pages.businessName, this.today(), customer, invoices, payments);
+    const doc = statementDocument(this.pages.businessName, this.today(), customer, invoices, payments);
+    return Object.assign(doc, { seller: this.pages.seller });
   }
 }

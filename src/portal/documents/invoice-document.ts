@@ -16,6 +16,8 @@ export interface InvoiceDocument extends PrintedDocument {
   payments: DocumentPayment[];
   balance: string;
   hasBalance: boolean;
+  /** The invoice's `url_paylink` while it has a balance to pay, else null. */
+  payUrl: string | null;
 }
 
 /** Taxes summed per tax name over the lines (taxes are rounded per line, DESIGN §5). */
@@ -45,6 +47,7 @@ export function invoiceDocument(
   const lines = (invoice.line_items as Wire[] | undefined) ?? [];
   const balance = decimalOf(invoice.balance);
   const paid = decimalOf(invoice.total).minus(balance);
+  const hasBalance = balance.gt(0) && invoice.is_void !== true;
   return {
     businessName,
     kind: 'Invoice',
@@ -70,6 +73,7 @@ export function invoiceDocument(
       amount: money(applied),
     })),
     balance: money(balance),
-    hasBalance: balance.gt(0) && invoice.is_void !== true,
+    hasBalance,
+    payUrl: hasBalance ? text(invoice.url_paylink) || null : null,
   };
 }

@@ -14,5 +14,6 @@ export function invoicePdf(d: InvoiceDocument): Promise<Buffer> {
       d.payments.map((p) => [p.date, p.description, p.amount]),
     );
   }
+  if (d.payUrl) sheet.note(`Pay ${d.balance} online: ${d.payUrl}`);
   return sheet.note(`Thank you for your business. ${d.businessName}`).finish();
 }

@@ -1,4 +1,5 @@
 import type PDFKit from 'pdfkit';
+import { Seller } from 'src/config/business-name';
 
 export interface PdfColumn {
   header: string;
@@ -43,17 +44,40 @@ export class PdfSheet {
     return this.doc.page.width - 2 * MARGIN;
   }
 
-  /** Business name on the left, document title and its facts on the right. */
-  heading(business: string, title: string, facts: [string, string][]): this {
+  /**
+   * Business name on the left (under its logo, above its address and tax id when the seller
+   * has them), document title and its facts on the right.
+   */
+  heading(business: string, title: string, facts: [string, string][], seller?: Seller): this {
     const top = this.doc.y;
+    let left = top;
+    if (seller?.logo) {
+      this.doc.image(seller.logo, MARGIN, top, { fit: [160, 48] });
+      left = top + 54;
+    }
     this.doc
       .font('Helvetica-Bold')
       .fontSize(18)
       .fillColor(INK)
-      .text(business, MARGIN, top, { width: this.width / 2 });
-    this.doc.font('Helvetica-Bold').fontSize(20).text(title, MARGIN, top, { width: this.width, align: 'right' });
+      .text(business, MARGIN, left, { width: this.width / 2 });
+    const details = [...(seller?.addressLines ?? []), ...(seller?.taxId ? [`Tax ID: ${seller.taxId}`] : [])];
+    if (details.length > 0) {
+      this.doc
+        .font('Helvetica')
+        .fontSize(9)
+        .fillColor(MUTED)
+        .text(details.join('\n'), MARGIN, this.doc.y, { width: this.width / 2 });
+    }
+    const leftBottom = this.doc.y;
+    this.doc
+      .fillColor(INK)
+      .font('Helvetica-Bold')
+      .fontSize(20)
+      .text(title, MARGIN, top, { width: this.width, align: 'right' });
     this.doc.font('Helvetica').fontSize(10);
     for (const [label, value] of facts) this.doc.text(`${label}: ${value}`, { width: this.width, align: 'right' });
+    this.doc.x = MARGIN;
+    this.doc.y = Math.max(this.doc.y, leftBottom);
     this.doc.moveDown(2);
     return this;
   }

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { Seller } from 'src/config/business-name';
 import { formatAmount } from 'src/core/money/money-format';
 import { decimalOf, text } from './wire-values';
 
@@ -27,6 +28,8 @@ export interface DocumentTotal {
  */
 export interface PrintedDocument {
   businessName: string;
+  /** Who sells: name, address, tax id and logo (set by DocumentsService from the configuration). */
+  seller?: Seller;
   /** `Invoice`, `Quote`: the title on the page and the PDF. */
   kind: string;
   number: string;

@@ -62,8 +62,49 @@ describe('quoteDocument', () => {
     ]);
     expect(doc.totals.map((t) => [t.label, t.amount])).toEqual([
       ['Subtotal', '$ 120.00'],
-      ['Total (Monthly)', '$ 120.00'],
       ['Due on acceptance', '$ 120.00'],
+      ['Then monthly', '$ 120.00'],
+    ]);
+  });
+
+  it('prints the one-time and setup part of a recurring quote apart from what each cycle bills', () => {
+    // 49.00 monthly + a 250.00 one-time line (tierset paycycle one), 2.94 tax on the plan
+    // (6 %: 49.00 × 0.06 = 2.94); setup 10.00. total = 49.00 + 250.00 + 2.94 = 301.94;
+    // upfront = 301.94 + 10.00 = 311.94; then monthly = 301.94 − 250.00 = 51.94.
+    const doc = quoteDocument(
+      'Northwind',
+      quote({
+        subtotal: 299,
+        taxes: 2.94,
+        total: 301.94,
+        setup: 10,
+        upfront: 311.94,
+        line_items: [
+          { item_name: 'Plan', line_rate: 49, line_quantity: 1, line_subtotal: 49, line_total: 51.94 },
+          {
+            item_name: 'Installation',
+            line_rate: null,
+            line_quantity: 1,
+            line_subtotal: 250,
+            line_total: 250,
+            tierset: { pricemodel: 'fla', base: 250, paycycle: 'one' },
+          },
+        ],
+      }),
+      CUSTOMER,
+      '2026-03-05',
+    );
+    expect(doc.lines.map((l) => [l.description, l.rate, l.total])).toEqual([
+      ['Plan', '$ 49.00', '$ 49.00'],
+      ['Installation', '$ 250.00', '$ 250.00'],
+    ]);
+    expect(doc.totals.map((t) => [t.label, t.amount])).toEqual([
+      ['Subtotal', '$ 299.00'],
+      ['Taxes', '$ 2.94'],
+      ['One-time items', '$ 250.00'],
+      ['Setup fees', '$ 10.00'],
+      ['Due on acceptance', '$ 311.94'],
+      ['Then monthly', '$ 51.94'],
     ]);
   });
 

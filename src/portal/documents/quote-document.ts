@@ -35,7 +35,11 @@ function unitRate(line: Wire): Decimal | null {
   return tierset?.pricemodel === 'fla' ? decimalOf(tierset.base) : null;
 }
 
-/** Builds the printed quote from the API's reads of the quote (with `line_items`) and its customer. */
+/**
+ * Builds the printed quote from the API's reads of the quote (with `line_items`) and its
+ * customer. A recurring quote shows what acceptance bills (one-time lines, setup fees, the
+ * first cycle) apart from what each cycle bills after it ("Then monthly").
+ */
 export function quoteDocument(businessName: string, quote: Wire, customer: Wire, today: string): QuoteDocument {
   const symbol = text(quote.currency_symbol);
   const money = (value: unknown): string => formatAmount(symbol, decimalOf(value));
@@ -44,6 +48,11 @@ export function quoteDocument(businessName: string, quote: Wire, customer: Wire,
   const paycycleName = text(quote.paycycle_name);
   const validUntil = text(quote.validuntil_date);
   const setup = decimalOf(quote.setup);
+  const lines = (quote.line_items as Wire[] | undefined) ?? [];
+  // Lines priced at a one-time (`one`) tierset are billed on acceptance only, with their taxes.
+  const onceOnly = lines
+    .filter((line) => (line.tierset as Wire | null | undefined)?.paycycle === 'one')
+    .reduce((sum, line) => sum.plus(decimalOf(line.line_total)), new Decimal(0));
   return {
     businessName,
     kind: 'Quote',
@@ -56,13 +65,25 @@ export function quoteDocument(businessName: string, quote: Wire, customer: Wire,
     status: standing === 'expired' ? 'Expired' : text(quote.quote_status_name),
     isSettled: standing === 'accepted',
     ...documentParty(quote, customer),
-    lines: documentLines((quote.line_items as Wire[] | undefined) ?? [], symbol, unitRate),
+    lines: documentLines(lines, symbol, unitRate),
     totals: [
       { label: 'Subtotal', amount: money(quote.subtotal) },
       ...(decimalOf(quote.taxes).isZero() ? [] : [{ label: 'Taxes', amount: money(quote.taxes) }]),
-      { label: oneTime ? 'Total' : `Total (${paycycleName})`, amount: money(quote.total), strong: true },
+      ...(oneTime ? [{ label: 'Total', amount: money(quote.total), strong: true }] : []),
+      ...(oneTime || onceOnly.isZero() ? [] : [{ label: 'One-time items', amount: formatAmount(symbol, onceOnly) }]),
       ...(setup.isZero() ? [] : [{ label: 'Setup fees', amount: formatAmount(symbol, setup) }]),
       { label: 'Due on acceptance', amount: money(quote.upfront), strong: true, id: 'upfront' },
+      // What each cycle bills after the first: the quote's cycle without its one-time part.
+      ...(oneTime
+        ? []
+        : [
+            {
+              label: `Then ${paycycleName.toLowerCase()}`,
+              amount: formatAmount(symbol, decimalOf(quote.total).minus(onceOnly)),
+              strong: true,
+              id: 'recurring',
+            },
+          ]),
     ],
     standing,
     paycycleName,

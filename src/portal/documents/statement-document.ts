@@ -1,3 +1,4 @@
+import { Seller } from 'src/config/business-name';
 import { formatAmount } from 'src/core/money/money-format';
 import { decimalOf, text } from './wire-values';
 
@@ -6,6 +7,8 @@ type Wire = Record<string, unknown>;
 /** A customer statement as printed: its invoices, its payments and what is due. */
 export interface StatementDocument {
   businessName: string;
+  /** Who sells: name, address, tax id and logo (set by DocumentsService from the configuration). */
+  seller?: Seller;
   date: string;
   customerName: string;
   billTo: string;

@@ -4,10 +4,15 @@ import { StatementDocument } from './statement-document';
 /** The PDF form of `url_statementlink`. */
 export function statementPdf(d: StatementDocument): Promise<Buffer> {
   return new PdfSheet(`Statement ${d.customerName}`, d.businessName)
-    .heading(d.businessName, 'STATEMENT', [
-      ['Date', d.date],
-      ['Balance due', d.balance],
-    ])
+    .heading(
+      d.businessName,
+      'STATEMENT',
+      [
+        ['Date', d.date],
+        ['Balance due', d.balance],
+      ],
+      d.seller,
+    )
     .block('Customer', [d.customerName, d.billTo].filter(Boolean).join('\n'))
     .subheading('Invoices')
     .table(
