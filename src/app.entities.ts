@@ -1,3 +1,4 @@
+import { MrrChange } from 'src/analytics/entities/mrr-change.entity';
 import { InvoiceCollection } from 'src/billing-runs/collection/invoice-collection.entity';
 import { NightlyRun } from 'src/billing-runs/nightly/nightly-run.entity';
 import { QuoteLine } from 'src/quotes/entities/quote-line.entity';
@@ -97,4 +98,5 @@ export const APP_ENTITIES = [
   BillingCycle,
   Quote,
   QuoteLine,
+  MrrChange,
 ];

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AnalyticsController } from './analytics.controller';
+import { AnalyticsService } from './analytics.service';
+import { MrrHistory } from './mrr-history';
+import { MrrRecording } from './mrr-recording';
+
+/**
+ * Revenue analytics (DESIGN §6 "Analytics"): the MRR history kept as subscriptions change,
+ * the reports under `/api/v3/_analytics/` and the `/dashboard` page. It reads the other
+ * modules' tables through their entities and registers into core (events, due work) only.
+ */
+@Module({
+  controllers: [AnalyticsController],
+  providers: [AnalyticsService, MrrHistory, MrrRecording],
+})
+export class AnalyticsModule {}
