@@ -151,7 +151,7 @@ export async function receivables(
     let all = totals.get(Number(currency));
     if (!all) totals.set(Number(currency), (all = emptyAging()));
     let ofCurrency = customers.get(Number(currency));
-    if (!ofCurrency) customers.set(Number(currency), (ofCurrency = new Map()));
+    if (!ofCurrency) customers.set(Number(currency), (ofCurrency = new Map<number, Aging>()));
     let mine = ofCurrency.get(Number(customer));
     if (!mine) ofCurrency.set(Number(customer), (mine = emptyAging()));
     for (const aging of [all, mine]) {

@@ -47,8 +47,10 @@ const PAGE = 1000;
 const MONTHS: Record<string, number> = { mon: 1, '2mn': 2, qtr: 3, six: 6, yrl: 12, '2yr': 24, '3yr': 36, '4yr': 48, '5yr': 60, '10y': 120 };
 const DAYS: Record<string, number> = { dly: 1, '1wk': 7, '2wk': 14, '4wk': 28, '8wk': 56, '12w': 84, '30d': 30 };
 
+/** A column value as the driver returns it (text, number or Date) as text. */
+const str = (v: unknown): string => (v instanceof Date ? v.toISOString() : `${v as string | number}`);
 const time = (v: unknown): number | null =>
-  v === null || v === undefined ? null : (v instanceof Date ? v : new Date(`${String(v).replace(' ', 'T')}Z`)).getTime();
+  v === null || v === undefined ? null : (v instanceof Date ? v : new Date(`${str(v).replace(' ', 'T')}Z`)).getTime();
 const cents = (v: Decimal): Decimal => v.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
 interface Line {
@@ -63,21 +65,21 @@ interface Line {
 
 /** The price of `qty` on a tierset (fla, uni, vol, tie, pas; never below its minimum). */
 function price(ts: Row, tiers: Row[], qty: Decimal): Decimal {
-  const base = new D(String(ts.base));
+  const base = new D(str(ts.base));
   const holding = tiers.find(
-    (t) => qty.gte(String(t.unit_from)) && (t.unit_to === null || qty.lte(String(t.unit_to))),
+    (t) => qty.gte(str(t.unit_from)) && (t.unit_to === null || qty.lte(str(t.unit_to))),
   );
   let exact: Decimal;
   if (ts.pricemodel === 'fla') exact = base.times(qty);
   else if (ts.pricemodel === 'pas') exact = qty;
   else if (ts.pricemodel === 'tie')
     exact = tiers.reduce((sum, t) => {
-      const top = t.unit_to === null ? qty : D.min(qty, String(t.unit_to));
-      const units = D.max(top.minus(String(t.unit_from)).plus(1), 0);
-      return sum.plus(units.times(String(t.amount)));
+      const top = t.unit_to === null ? qty : D.min(qty, str(t.unit_to));
+      const units = D.max(top.minus(str(t.unit_from)).plus(1), 0);
+      return sum.plus(units.times(str(t.amount)));
     }, base);
   else exact = base.plus(qty.times(holding ? String(holding.amount) : 0));
-  return D.max(cents(exact), String(ts.minimum));
+  return D.max(cents(exact), str(ts.minimum));
 }
 
 function monthly(amount: Decimal, paycycle: string): Decimal {
@@ -136,7 +138,7 @@ async function backfill(q: QueryRunner, now: Date): Promise<void> {
       const own = lines
         .filter((l) => Number(l.package_id) === Number(sub.package_id))
         .map((l): Line => {
-          const qty = new D(String(l.line_quantity));
+          const qty = new D(str(l.line_quantity));
           const sheet = tiers.filter((t) => Number(t.tierset_id) === Number(l.tierset_id));
           const discount = l.item_type === 'discount';
           const billed = Number(l.invoices_billed);
@@ -145,9 +147,9 @@ async function backfill(q: QueryRunner, now: Date): Promise<void> {
             discount,
             price: (others) =>
               discount
-                ? new D(String(l.percent)).isZero()
-                  ? cents(new D(String(l.base)).times(qty)).negated()
-                  : cents(others.times(String(l.percent)).div(100)).negated()
+                ? new D(str(l.percent)).isZero()
+                  ? cents(new D(str(l.base)).times(qty)).negated()
+                  : cents(others.times(str(l.percent)).div(100)).negated()
                 : price(l, sheet, qty),
             from: time(l.subscribe_datetime)!,
             until: [time(l.cancel_datetime), time(l.expire_datetime)].filter((u): u is number => u !== null),
