@@ -19,14 +19,21 @@ function parseCsv(text: string): Array<Record<string, string>> {
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') (record.push(field), (field = ''));
-    else if (ch === '\r' && text[i + 1] === '\n') {
-      (record.push(field), records.push(record), (field = ''), (record = []), i++);
+    if (quoted && ch === '"' && text[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (quoted && ch === '"') quoted = false;
+    else if (quoted) field += ch;
+    else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      record.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      field = '';
+      record = [];
+      i++;
     } else field += ch;
   }
   const [header, ...rows] = records;
