@@ -1,6 +1,8 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsService } from './analytics.service';
+import { DashboardController } from './dashboard/dashboard.controller';
+import { DashboardSecurityMiddleware } from './dashboard/dashboard-security.middleware';
 import { MrrHistory } from './mrr-history';
 import { MrrRecording } from './mrr-recording';
 
@@ -10,7 +12,11 @@ import { MrrRecording } from './mrr-recording';
  * modules' tables through their entities and registers into core (events, due work) only.
  */
 @Module({
-  controllers: [AnalyticsController],
+  controllers: [AnalyticsController, DashboardController],
   providers: [AnalyticsService, MrrHistory, MrrRecording],
 })
-export class AnalyticsModule {}
+export class AnalyticsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(DashboardSecurityMiddleware).forRoutes(DashboardController);
+  }
+}

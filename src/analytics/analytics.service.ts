@@ -79,7 +79,10 @@ export class AnalyticsService {
           written_off: money(r.written_off),
         }));
       case 'dunning': {
-        const window = { from: this.monthStart(period.from), until: this.monthStart(dayAfterMonth(period.to).slice(0, 7)) };
+        const window = {
+          from: this.monthStart(period.from),
+          until: this.monthStart(dayAfterMonth(period.to).slice(0, 7)),
+        };
         const months = await dunningMonths(this.dataSource.manager, period, window, (at) => this.history.monthOf(at));
         return this.sets(codes, months, DUNNING_COLUMNS, (r) => ({
           month: r.month,
@@ -117,7 +120,8 @@ export class AnalyticsService {
       .plus({ days: 1 })
       .toJSDate();
     const found = await receivables(this.dataSource.manager, asOf, today, asOfEnd, period);
-    const aging = (a: Aging) => Object.fromEntries([...AGING_BUCKETS, 'total'].map((b) => [b, money(a[b as keyof Aging])]));
+    const aging = (a: Aging) =>
+      Object.fromEntries([...AGING_BUCKETS, 'total'].map((b) => [b, money(a[b as keyof Aging])]));
     if (by === 'customer') {
       const sets = [...found.customers.entries()].map(([currency, customers]) => ({
         currency: codes.get(currency) ?? String(currency),

@@ -27,7 +27,10 @@ export async function loadMrrFacts(m: EntityManager, packageIds: readonly number
   const itemIds = [...new Set(lines.map((l) => l.item_id))];
   const items = new Map(
     (itemIds.length
-      ? await m.find(Item, { where: { item_id: In(itemIds) }, select: { item_id: true, item_type: true, is_usage: true } })
+      ? await m.find(Item, {
+          where: { item_id: In(itemIds) },
+          select: { item_id: true, item_type: true, is_usage: true },
+        })
       : []
     ).map((i) => [i.item_id, i]),
   );

@@ -123,7 +123,12 @@ export async function mrrMovements(m: EntityManager, period: ReportPeriod): Prom
     for (const row of months) {
       row.start = start;
       row.startCustomers = customers;
-      row.end = start.plus(row.new).plus(row.expansion).plus(row.reactivation).minus(row.contraction).minus(row.churned);
+      row.end = start
+        .plus(row.new)
+        .plus(row.expansion)
+        .plus(row.reactivation)
+        .minus(row.contraction)
+        .minus(row.churned);
       row.customers = customers + row.newCustomers + row.reactivatedCustomers - row.churnedCustomers;
       start = row.end;
       customers = row.customers;

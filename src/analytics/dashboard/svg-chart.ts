@@ -86,7 +86,9 @@ export function barChart(chart: BarChart): string {
       `<text class="label" x="${(x0 + slot / 2).toFixed(1)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${esc(label)}</text>`,
     );
   });
-  parts.push(`<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}"/>`);
+  parts.push(
+    `<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}"/>`,
+  );
   const legend = series
     .map(
       (s, k) =>
