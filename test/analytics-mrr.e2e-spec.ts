@@ -79,7 +79,7 @@ describe('analytics: MRR movements, churn and retention under the test clock', (
     mrr = (await report('mrr', 'USD'))[0].rows;
     churn = (await report('churn', 'USD'))[0].rows;
     eur = (await report('mrr', 'EUR'))[0].rows;
-  }, 120_000);
+  }, 600_000);
   afterAll(() => t.close());
 
   it('gives each month its MRR, ARR, movements and paying customers (USD)', () => {

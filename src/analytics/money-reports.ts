@@ -147,7 +147,7 @@ export async function receivables(
   for (const [currency, customer, due, total, applied] of rows as Array<[number, number, string, string, string]>) {
     const balance = new Money(total).toDecimalPlaces(2).minus(sum.read(applied));
     if (balance.lte(0)) continue;
-    const bucket = bucketOf(daysBetween(String(due).slice(0, 10), asOf));
+    const bucket = bucketOf(daysBetween(dateText(due), asOf));
     let all = totals.get(Number(currency));
     if (!all) totals.set(Number(currency), (all = emptyAging()));
     let ofCurrency = customers.get(Number(currency));
@@ -160,4 +160,9 @@ export async function receivables(
     }
   }
   return { totals, customers };
+}
+
+/** A DATE column as `YYYY-MM-DD`: text on SQLite, a Date at UTC midnight from mysql2 (timezone 'Z'). */
+function dateText(value: Date | string): string {
+  return value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
 }
