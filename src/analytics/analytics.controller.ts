@@ -22,6 +22,15 @@ export function reportCsv(report: Report): string {
   );
 }
 
+/** Sends the report as a CSV download. */
+export function sendCsv(res: Response, name: string, report: Report): void {
+  res
+    .status(200)
+    .type('text/csv; charset=utf-8')
+    .setHeader('Content-Disposition', `attachment; filename="${name}.csv"`);
+  res.send(reportCsv(report));
+}
+
 /**
  * `GET /api/v3/_analytics/{mrr,churn,revenue,receivables,dunning,usage}` (DESIGN §6
  * "Analytics"): the envelope with one row set per currency, or the same figures as CSV.
@@ -39,14 +48,7 @@ export class AnalyticsController {
   ): Promise<void> {
     const csv = wantsCsv(query, req);
     const report = await this.analytics.report(name, query);
-    if (csv) {
-      res
-        .status(200)
-        .type('text/csv; charset=utf-8')
-        .setHeader('Content-Disposition', `attachment; filename="${name}.csv"`);
-      res.send(reportCsv(report));
-      return;
-    }
-    res.status(200).json(okEnvelope(200, report.sets));
+    if (csv) sendCsv(res, name, report);
+    else res.status(200).json(okEnvelope(200, report.sets));
   }
 }

@@ -60,7 +60,7 @@ const text = (v: unknown): string => (typeof v === 'number' ? String(v) : typeof
 export function dashboardPage(d: DashboardData): string {
   const query = `from=${esc(d.from)}&amp;to=${esc(d.to)}&amp;currency=${esc(d.currency)}`;
   const csv = (report: string, extra = '') =>
-    `<a class="csv" href="/api/v3/_analytics/${report}?${query}${extra}&amp;format=csv" download>CSV</a>`;
+    `<a class="csv" href="/dashboard/csv/${report}?${query}${extra}" download>CSV</a>`;
   const months = d.mrr.map((r) => text(r.month));
   const money = (v: number) => `${d.symbol} ${Math.round(v).toLocaleString('en-US')}`;
   const last = d.mrr[d.mrr.length - 1] ?? {};

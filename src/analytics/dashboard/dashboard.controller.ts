@@ -1,36 +1,37 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError } from 'src/core/envelope/api-error';
+import { sendCsv } from '../analytics.controller';
 import { AnalyticsService } from '../analytics.service';
 import { dashboardPage } from './dashboard-page';
-import { esc } from './html';
+import { DashboardErrorFilter } from './dashboard-error.filter';
 
 /**
  * `GET /dashboard`: the reports of one currency as a page (DESIGN §6 "Analytics"), behind
- * the API credential like every route (HTTP Basic: a browser asks for it once). Takes the
+ * the API credential like every route (HTTP Basic: the 401 challenges, so a browser asks
+ * for it once). Takes the
  * reports' `currency`, `from` and `to`; without a currency, the first that has MRR.
  */
+@UseFilters(DashboardErrorFilter)
 @Controller('dashboard')
 export class DashboardController {
   constructor(private readonly analytics: AnalyticsService) {}
 
   @Get()
   async page(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
-    try {
-      res
-        .status(200)
-        .type('html')
-        .send(await this.render(query));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      res
-        .status(400)
-        .type('html')
-        .send(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Revenue dashboard</title></head>` +
-            `<body><h1>Revenue dashboard</h1><p role="alert">${esc(error.message)}</p><p><a href="/dashboard">Back to the dashboard</a></p></body></html>`,
-        );
-    }
+    res
+      .status(200)
+      .type('html')
+      .send(await this.render(query));
+  }
+
+  /** A section's CSV, as `/api/v3/_analytics/<report>?format=csv` answers it, behind the page's challenge. */
+  @Get('csv/:report')
+  async csv(
+    @Param('report') name: string,
+    @Query() query: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
+    sendCsv(res, name, await this.analytics.report(name, query));
   }
 
   private async render(query: Record<string, unknown>): Promise<string> {
