@@ -45,6 +45,8 @@ const MAY_IMPORT = {
   // Collection and dunning charge invoices through transactions/ (ChargeAttempts).
   'billing-runs': [...BILLED, 'webhooks', 'subscriptions', 'usage', 'transactions'],
   portal: [...BILLED, 'transactions', 'subscriptions', 'quotes'],
+  // Reads what the other modules recorded (through their entities) to report on revenue.
+  analytics: [...BILLED, 'subscriptions', 'transactions', 'usage', 'billing-runs'],
 };
 /** billing/ may use these parts of core/ and nothing else of src/. */
 const BILLING_MAY_IMPORT_FROM_CORE = ['money', 'time'];

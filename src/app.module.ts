@@ -2,6 +2,7 @@ import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { CollectionModule } from './billing-runs/collection/collection.module';
 import { NightlyModule } from './billing-runs/nightly/nightly.module';
 import { BillingRunsModule } from './billing-runs/runs/billing-runs.module';
@@ -78,6 +79,7 @@ export class AppModule implements OnModuleInit {
         PortalModule,
         QuotesModule,
         CollectionModule,
+        AnalyticsModule,
       ],
     };
   }

@@ -41,6 +41,13 @@ export interface RecordedEventListener {
 }
 
 /**
+ * Work a batch of events calls for in the writer's transaction that needs no event id
+ * (analytics' MRR history): asked once per batch, before the events are written, so it
+ * reads once for all of them and leaves the events deferred.
+ */
+export type RecordingListener = (tx: Tx, events: readonly PendingEvent[]) => Promise<void>;
+
+/**
  * Records domain events in the writer's transaction (the outbox), so a crash can neither
  * lose an event nor announce a change that rolled back. An event that no listener wants
  * needs no id now: it is written with the transaction's other deferred rows, at its end
@@ -49,12 +56,18 @@ export interface RecordedEventListener {
 @Injectable()
 export class EventRecorder {
   private readonly listeners: RecordedEventListener[] = [];
+  private readonly recording: RecordingListener[] = [];
 
   constructor(private readonly clock: Clock) {}
 
   /** Fan-out that must be as durable as the change itself (webhook delivery rows). */
   onRecorded(listener: RecordedEventListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Work on each batch as it is recorded that needs no event id (see RecordingListener). */
+  onRecording(listener: RecordingListener): void {
+    this.recording.push(listener);
   }
 
   async record(tx: Tx, ctx: RequestContext, input: EventInput): Promise<void> {
@@ -78,6 +91,7 @@ export class EventRecorder {
       suppressWebhooks: !ctx.sendWebhooks,
       suppressEmails: !ctx.sendEmails,
     }));
+    for (const listener of this.recording) await listener(tx, pending);
     const answers: boolean[][] = [];
     for (const listener of this.listeners) answers.push(await listener.wants(tx, pending));
     for (const [i, event] of pending.entries()) {

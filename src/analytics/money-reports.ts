@@ -1,0 +1,168 @@
+import Decimal from 'decimal.js';
+import { EntityManager } from 'typeorm';
+import { amountSum } from 'src/core/money/amount-sum';
+import { Money, ZERO } from 'src/core/money/decimal';
+import { daysBetween } from 'src/core/time/account-date';
+import { queryArrays } from 'src/database/raw-query';
+import { dayAfterMonth, ReportPeriod } from './report-period';
+
+/** Transactions that count as money moved (transactions/transaction-status.ts COUNTING_STATUSES). */
+const COUNTING = "('ok-successful', 'ok-pending')";
+
+/** One month of revenue in one currency. */
+export interface RevenueMonth {
+  month: string;
+  invoiced: Decimal;
+  collected: Decimal;
+  credits: Decimal;
+  refunds: Decimal;
+  written_off: Decimal;
+}
+
+function currencyFilter(period: ReportPeriod, column: string): string {
+  return period.currency ? ` AND ${column} = :currency` : '';
+}
+
+/** Per currency, a row per month of the period, each figure zero until set. */
+function monthTable<R extends { month: string }>(
+  period: ReportPeriod,
+  blank: (month: string) => R,
+): { rows: Map<number, R[]>; at: (currencyId: number, month: string) => R | undefined } {
+  const rows = new Map<number, R[]>();
+  const index = new Map(period.months.map((m, i) => [m, i]));
+  const of = (currencyId: number) => {
+    let list = rows.get(currencyId);
+    if (!list) rows.set(currencyId, (list = period.months.map(blank)));
+    return list;
+  };
+  if (period.currency) of(period.currency.currency_id);
+  return {
+    rows,
+    at: (currencyId, month) => {
+      const i = index.get(month);
+      return i === undefined ? undefined : of(currencyId)[i];
+    },
+  };
+}
+
+/**
+ * Invoiced (invoice totals by invoice date, void and deleted ones left out), collected
+ * (payments net of refunds, by transaction date), credits issued, refunds and written
+ * off (none: the server records no write-offs), per currency and month. Two queries.
+ */
+export async function revenueMonths(m: EntityManager, period: ReportPeriod): Promise<Map<number, RevenueMonth[]>> {
+  const sum = amountSum(m);
+  const table = monthTable<RevenueMonth>(period, (month) => ({
+    month,
+    invoiced: ZERO,
+    collected: ZERO,
+    credits: ZERO,
+    refunds: ZERO,
+    written_off: ZERO,
+  }));
+  const params = { from: `${period.from}-01`, until: dayAfterMonth(period.to), currency: period.currency?.currency_id };
+  const invoiced = await queryArrays(
+    m,
+    `SELECT currency_id, SUBSTR(date, 1, 7) AS month, ${sum.sql('total')} FROM invoice
+     WHERE date >= :from AND date < :until AND void_datetime IS NULL AND deleted_datetime IS NULL${currencyFilter(period, 'currency_id')}
+     GROUP BY currency_id, SUBSTR(date, 1, 7)`,
+    params,
+  );
+  for (const [currency, month, total] of invoiced as Array<[number, string, string | number]>) {
+    const row = table.at(Number(currency), month);
+    if (row) row.invoiced = sum.read(total);
+  }
+  const moved = await queryArrays(
+    m,
+    `SELECT currency_id, SUBSTR(transaction_date, 1, 7) AS month, transaction_type, ${sum.sql('amount')} FROM payment_transaction
+     WHERE transaction_date >= :from AND transaction_date < :until AND status_str IN ${COUNTING}${currencyFilter(period, 'currency_id')}
+     GROUP BY currency_id, SUBSTR(transaction_date, 1, 7), transaction_type`,
+    params,
+  );
+  for (const [currency, month, type, amount] of moved as Array<[number, string, string, string | number]>) {
+    const row = table.at(Number(currency), month);
+    if (!row) continue;
+    const value = sum.read(amount);
+    if (type === 'pay') row.collected = row.collected.plus(value);
+    else if (type === 'ref') {
+      // Refunds are negative transactions: they lower what was collected.
+      row.collected = row.collected.minus(value.abs());
+      row.refunds = row.refunds.plus(value.abs());
+    } else if (type === 'cre') row.credits = row.credits.plus(value);
+  }
+  return table.rows;
+}
+
+export const AGING_BUCKETS = ['not_due', 'days_1_30', 'days_31_60', 'days_61_90', 'days_over_90'] as const;
+export type AgingBucket = (typeof AGING_BUCKETS)[number];
+export type Aging = Record<AgingBucket | 'total', Decimal>;
+
+function bucketOf(daysPastDue: number): AgingBucket {
+  if (daysPastDue <= 0) return 'not_due';
+  if (daysPastDue <= 30) return 'days_1_30';
+  if (daysPastDue <= 60) return 'days_31_60';
+  if (daysPastDue <= 90) return 'days_61_90';
+  return 'days_over_90';
+}
+
+export const emptyAging = (): Aging => ({
+  not_due: ZERO,
+  days_1_30: ZERO,
+  days_31_60: ZERO,
+  days_61_90: ZERO,
+  days_over_90: ZERO,
+  total: ZERO,
+});
+
+/**
+ * Open balances as of the end of `asOf` by days past due, per currency and per customer:
+ * each invoice dated by then, not void by then, owes its total less the payments and
+ * credits applied by then plus the refunds given back by then. When `asOf` is today or
+ * later only invoices open now can owe anything, so only they are read.
+ */
+export async function receivables(
+  m: EntityManager,
+  asOf: string,
+  today: string,
+  /** The instant the account day after `asOf` starts: a void before it counts. */
+  asOfEnd: Date,
+  period: Pick<ReportPeriod, 'currency'>,
+): Promise<{ totals: Map<number, Aging>; customers: Map<number, Map<number, Aging>> }> {
+  const sum = amountSum(m);
+  const netApplied = `CASE WHEN t.transaction_id IS NULL THEN 0 WHEN t.transaction_type = 'ref' THEN -ABS(ta.applied) ELSE ta.applied END`;
+  const rows = await queryArrays(
+    m,
+    `SELECT i.currency_id, i.customer_id, i.due_date, MAX(i.total) AS total, ${sum.sql(netApplied)}
+     FROM invoice i
+     LEFT JOIN transaction_applied ta ON ta.invoice_id = i.invoice_id
+     LEFT JOIN payment_transaction t ON t.transaction_id = ta.transaction_id AND t.status_str IN ${COUNTING} AND t.transaction_date <= :asOf
+     WHERE i.date <= :asOf AND i.deleted_datetime IS NULL AND (i.void_datetime IS NULL OR i.void_datetime >= :dayAfter)
+       ${asOf >= today ? "AND i.invoice_status_str LIKE 'open-%'" : ''}${period.currency ? ' AND i.currency_id = :currency' : ''}
+     GROUP BY i.invoice_id, i.currency_id, i.customer_id, i.due_date`,
+    { asOf, dayAfter: asOfEnd, currency: period.currency?.currency_id },
+  );
+  const totals = new Map<number, Aging>();
+  const customers = new Map<number, Map<number, Aging>>();
+  if (period.currency) totals.set(period.currency.currency_id, emptyAging());
+  for (const [currency, customer, due, total, applied] of rows as Array<[number, number, string, string, string]>) {
+    const balance = new Money(total).toDecimalPlaces(2).minus(sum.read(applied));
+    if (balance.lte(0)) continue;
+    const bucket = bucketOf(daysBetween(dateText(due), asOf));
+    let all = totals.get(Number(currency));
+    if (!all) totals.set(Number(currency), (all = emptyAging()));
+    let ofCurrency = customers.get(Number(currency));
+    if (!ofCurrency) customers.set(Number(currency), (ofCurrency = new Map<number, Aging>()));
+    let mine = ofCurrency.get(Number(customer));
+    if (!mine) ofCurrency.set(Number(customer), (mine = emptyAging()));
+    for (const aging of [all, mine]) {
+      aging[bucket] = aging[bucket].plus(balance);
+      aging.total = aging.total.plus(balance);
+    }
+  }
+  return { totals, customers };
+}
+
+/** A DATE column as `YYYY-MM-DD`: text on SQLite, a Date at UTC midnight from mysql2 (timezone 'Z'). */
+function dateText(value: Date | string): string {
+  return value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
+}

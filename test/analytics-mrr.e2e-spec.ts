@@ -1,0 +1,177 @@
+import { createId } from './support/catalog-fixtures';
+import { newCustomer, newSubscription } from './support/factories';
+import { createTestApp, TestApp } from './support/test-app';
+import { moveClock } from './support/test-clock';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Three customers over 2026 under the test clock (America/Chicago), every figure worked
+ * out by hand. USD: A subscribes (basic 100 + a metered line), upgrades to pro (250),
+ * downgrades, cancels and comes back; B takes an annual plan (1200/yr = 100/month) and a
+ * basic plan with a 30-day trial, and suspends the annual plan for two months. EUR: C
+ * subscribes (80) and cancels.
+ */
+describe('analytics: MRR movements, churn and retention under the test clock', () => {
+  let t: TestApp;
+  let mrr: Json[];
+  let churn: Json[];
+  let eur: Json[];
+
+  const at = (iso: string) => moveClock(t, iso);
+  const act = (id: number, action: string, body: Json = {}) =>
+    t.post(`/api/v3/package/${id}?action=${action}`, body).expect(200);
+  const lineOf = async (pkg: number, item: number): Promise<number> => {
+    const lines = (await t.get(`/api/v3/package/${pkg}`).expect(200)).body.response.line_items as Json[];
+    return lines.find((l) => l.item_id === item)!.line_item_id as number;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ TEST_CLOCK: 'true' });
+    t.clock.set(new Date('2026-01-05T18:00:00Z'));
+    const item = (name: string, tierset: Json, more: Json = {}) =>
+      createId(t, '/api/v3/item', { name, tiersets: [tierset], ...more });
+    const basic = await item('Basic', { pricemodel: 'fla', paycycle: 'mon', base: '100' });
+    const pro = await item('Pro', { pricemodel: 'fla', paycycle: 'mon', base: '250' });
+    const annual = await item('Annual', { pricemodel: 'fla', paycycle: 'yrl', base: '1200' });
+    const meter = await item(
+      'API calls',
+      { pricemodel: 'uni', paycycle: 'mon', tiers: [{ unit_from: 1, unit_to: null, amount: '0.50' }] },
+      { is_usage: true },
+    );
+    const euro = await item('Euro plan', { pricemodel: 'fla', paycycle: 'mon', base: '80', currency_id: 2 });
+    const [a, b, c] = [
+      await newCustomer(t, { company: 'A' }),
+      await newCustomer(t, { company: 'B' }),
+      await newCustomer(t, { company: 'C' }),
+    ];
+
+    // Jan 5: A basic 100 (+ metered, counts 0), B annual 1200/yr (100/month), C 80 EUR.
+    const aFirst = await newSubscription(t, a, [{ item_id: basic }, { item_id: meter }]);
+    const bAnnual = await newSubscription(t, b, [{ item_id: annual }], { paycycle: 'yrl' });
+    const cSub = await newSubscription(t, c, [{ item_id: euro }], { currency_id: 2 });
+    // Feb 5: B basic with a 30-day trial: 0 until Mar 7.
+    await at('2026-02-05T18:00:00Z');
+    await newSubscription(t, b, [{ item_id: basic, trial_days: 30 }]);
+    // Mar 10: A upgrades basic -> pro (+150).
+    await at('2026-03-10T18:00:00Z');
+    await act(aFirst, 'upgrade', { line_items: [{ line_item_id: await lineOf(aFirst, basic), item_id: pro }] });
+    // Apr 10: C cancels (EUR churn 80).
+    await at('2026-04-10T18:00:00Z');
+    await act(cSub, 'cancel');
+    // May 10: A downgrades pro -> basic (-150).
+    await at('2026-05-10T18:00:00Z');
+    await act(aFirst, 'upgrade', { line_items: [{ line_item_id: await lineOf(aFirst, pro), item_id: basic }] });
+    // Jun 10: B suspends the annual plan until Aug 10 (-100, then +100).
+    await at('2026-06-10T18:00:00Z');
+    await act(bAnnual, 'suspend', { suspendto_datetime: '2026-08-10' });
+    // Jul 10: A cancels (churned 100).
+    await at('2026-07-10T18:00:00Z');
+    await act(aFirst, 'cancel');
+    // Sep 10: A comes back (reactivation 100).
+    await at('2026-09-10T18:00:00Z');
+    await newSubscription(t, a, [{ item_id: basic }]);
+    await at('2026-10-01T18:00:00Z');
+
+    const report = async (name: string, currency: string) =>
+      (await t.get(`/api/v3/_analytics/${name}?from=2026-01&to=2026-09&currency=${currency}`).expect(200)).body
+        .response as Array<{ currency: string; rows: Json[] }>;
+    mrr = (await report('mrr', 'USD'))[0].rows;
+    churn = (await report('churn', 'USD'))[0].rows;
+    eur = (await report('mrr', 'EUR'))[0].rows;
+  }, 600_000);
+  afterAll(() => t.close());
+
+  it('gives each month its MRR, ARR, movements and paying customers (USD)', () => {
+    const pick = ['month', 'start_mrr', 'new', 'expansion', 'contraction', 'churned', 'reactivation', 'mrr', 'customers'];
+    const rows = mrr.map((r) => pick.map((k) => r[k]));
+    expect(rows).toEqual([
+      // month, start, new, expansion, contraction, churned, reactivation, end, customers
+      ['2026-01', 0, 200, 0, 0, 0, 0, 200, 2], // A 100 + B annual 1200/12 = 100
+      ['2026-02', 200, 0, 0, 0, 0, 0, 200, 2], // B's basic is in trial: 0
+      ['2026-03', 200, 0, 250, 0, 0, 0, 450, 2], // A 100 -> 250 (+150), B trial ends Mar 7 (+100)
+      ['2026-04', 450, 0, 0, 0, 0, 0, 450, 2],
+      ['2026-05', 450, 0, 0, 150, 0, 0, 300, 2], // A 250 -> 100
+      ['2026-06', 300, 0, 0, 100, 0, 0, 200, 2], // B's annual suspended: 200 -> 100
+      ['2026-07', 200, 0, 0, 0, 100, 0, 100, 1], // A cancels: 100 -> 0
+      ['2026-08', 100, 0, 100, 0, 0, 0, 200, 1], // the suspension ends Aug 10: B 100 -> 200
+      ['2026-09', 200, 0, 0, 0, 0, 100, 300, 2], // A back from zero: reactivation
+    ]);
+    expect(mrr[8]).toMatchObject({ arr: 3600 }); // 12 × 300
+  });
+
+  it('holds start + new + expansion + reactivation − contraction − churned = end every month', () => {
+    for (const r of mrr) {
+      const n = (k: string) => Math.round((r[k] as number) * 100);
+      expect(n('start_mrr') + n('new') + n('expansion') + n('reactivation') - n('contraction') - n('churned')).toBe(
+        n('mrr'),
+      );
+    }
+  });
+
+  it('gives churn rates, gross revenue churn, NRR and ARPPU (USD)', () => {
+    const byMonth = new Map(churn.map((r) => [r.month, r]));
+    expect(byMonth.get('2026-01')).toMatchObject({
+      start_customers: 0,
+      customer_churn_rate: null, // nobody paid at the start
+      net_revenue_retention: null,
+      arppu: 100, // 200 / 2
+    });
+    expect(byMonth.get('2026-03')).toMatchObject({
+      net_revenue_retention: 2.25, // (200 + 250) / 200
+      gross_revenue_churn: 0,
+      arppu: 225, // 450 / 2
+    });
+    expect(byMonth.get('2026-06')).toMatchObject({
+      gross_revenue_churn: 0.3333, // 100 / 300
+      net_revenue_retention: 0.6667, // (300 - 100) / 300
+      customer_churn_rate: 0,
+    });
+    expect(byMonth.get('2026-07')).toMatchObject({
+      start_customers: 2,
+      churned_customers: 1,
+      customer_churn_rate: 0.5, // 1 / 2
+      gross_revenue_churn: 0.5, // 100 / 200
+      net_revenue_retention: 0.5, // (200 - 100) / 200
+      arppu: 100, // 100 / 1
+    });
+  });
+
+  it('keeps each currency apart, never converted (EUR)', () => {
+    expect(eur.map((r) => [r.month, r.new, r.churned, r.mrr, r.customers])).toEqual([
+      ['2026-01', 80, 0, 80, 1],
+      ['2026-02', 0, 0, 80, 1],
+      ['2026-03', 0, 0, 80, 1],
+      ['2026-04', 0, 80, 0, 0], // C cancels Apr 10
+      ['2026-05', 0, 0, 0, 0],
+      ['2026-06', 0, 0, 0, 0],
+      ['2026-07', 0, 0, 0, 0],
+      ['2026-08', 0, 0, 0, 0],
+      ['2026-09', 0, 0, 0, 0],
+    ]);
+  });
+
+  it('without a currency answers one row set per currency', async () => {
+    const sets = (await t.get('/api/v3/_analytics/mrr?from=2026-09&to=2026-09').expect(200)).body.response as Json[];
+    expect(sets.map((s) => s.currency)).toEqual(['USD', 'EUR']);
+  });
+
+  it('refuses bad parameters with a 400 naming the field', async () => {
+    for (const [query, field] of [
+      ['from=2026-13', 'from'],
+      ['to=soon', 'to'],
+      ['from=2026-05&to=2026-01', 'from'],
+      ['currency=XYZ', 'currency'],
+      ['format=xml', 'format'],
+    ]) {
+      const res = await t.get(`/api/v3/_analytics/mrr?${query}`).expect(400);
+      expect(res.body).toMatchObject({ status: 'Error', response: false });
+      expect(res.body.message).toContain(`"${field}"`);
+    }
+    await t.get('/api/v3/_analytics/nothing').expect(400);
+  });
+
+  it('answers only with the API credential', async () => {
+    await t.http.get('/api/v3/_analytics/mrr').expect(401);
+  });
+});
