@@ -29,6 +29,7 @@ import { TokenizedPaymethod } from 'src/paymethods/entities/tokenized-paymethod.
 import { PaymentAttempt } from 'src/transactions/entities/payment-attempt.entity';
 import { TransactionApplied } from 'src/transactions/entities/transaction-applied.entity';
 import { Transaction } from 'src/transactions/entities/transaction.entity';
+import { GatewayDispute } from 'src/transactions/entities/gateway-dispute.entity';
 import {
   AccountClass,
   Admin,
@@ -41,6 +42,8 @@ import {
   UserType,
 } from 'src/reference/entities/reference.entities';
 import { PortalKey } from 'src/portal/entities/portal-key.entity';
+import { GatewayEvent } from 'src/payments/gateway-event.entity';
+import { StripeCustomer } from 'src/payments/stripe/stripe-customer.entity';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 import { Webhook } from 'src/webhooks/entities/webhook.entity';
 import { WebhookAttempt } from 'src/webhooks/entities/webhook-attempt.entity';
@@ -88,6 +91,9 @@ export const APP_ENTITIES = [
   PaymentAttempt,
   Transaction,
   TransactionApplied,
+  StripeCustomer,
+  GatewayEvent,
+  GatewayDispute,
   NightlyRun,
   InvoiceCollection,
   Subscription,
