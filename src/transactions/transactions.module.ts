@@ -24,11 +24,13 @@ import { TransactionReceiptService } from './transaction-receipt.service';
 import { TransactionWriter } from './transaction-writer';
 import { TransactionPresenter } from './transaction.presenter';
 import { TransactionsController } from './transactions.controller';
+import { StripeEvents } from './gateway-webhooks/stripe-events';
+import { StripeWebhookController } from './gateway-webhooks/stripe-webhook.controller';
 import { TransactionsService } from './transactions.service';
 
 @Module({
   imports: [CustomersModule, InvoicesModule, PaymentsModule, PaymethodsModule],
-  controllers: [TransactionsController],
+  controllers: [TransactionsController, StripeWebhookController],
   providers: [
     TransactionsService,
     TransactionPresenter,
@@ -48,6 +50,7 @@ import { TransactionsService } from './transactions.service';
     SentPaymethod,
     TransactionCustomerActivity,
     InvoicePayAction,
+    StripeEvents,
     { provide: InvoiceLedger, useClass: InvoicesLedger },
     { provide: SubscriptionPaymethods, useClass: NoSubscriptionPaymethods },
   ],

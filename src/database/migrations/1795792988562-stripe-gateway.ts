@@ -1,18 +1,21 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
 import { createTables, datetime, decimal, dropTables, fixedId, int, single, TableSpec, varchar } from './schema-builders';
 
 /**
  * The Stripe gateway (issue 38): each customer's one Stripe Customer, the gateway events
- * handled (by id, so a redelivery changes nothing) and the disputes recorded on payments.
+ * handled (by id, so a redelivery changes nothing), the disputes recorded on payments, and
+ * the last four digits Stripe tells of a tokenized method.
  */
 export class StripeGateway1795792988562 implements MigrationInterface {
   name = 'StripeGateway1795792988562';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await createTables(queryRunner, TABLES);
+    await queryRunner.addColumn('tokenized', new TableColumn(varchar('last4', 4, { nullable: true })));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropColumn('tokenized', 'last4');
     await dropTables(queryRunner, TABLES);
   }
 }

@@ -61,6 +61,7 @@ export class StripeGateway extends PaymentGateway {
   readonly stripe: Stripe;
   /** Keeps Customer-creation keys of two servers sharing one Stripe account apart. */
   private readonly keyScope: string;
+  private readonly webhookSecret: string;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -73,6 +74,17 @@ export class StripeGateway extends PaymentGateway {
     this.stripe = stripeClient(stripe);
     this.clientSide = { kind: 'stripe', scriptUrl: STRIPE_JS_URL, publishableKey: stripe.publishableKey };
     this.keyScope = new URL(config.publicUrl).host;
+    this.webhookSecret = stripe.webhookSecret;
+  }
+
+  /** The event of a webhook delivery, if its `Stripe-Signature` is good for STRIPE_WEBHOOK_SECRET; throws otherwise. */
+  verifyEvent(body: Buffer, signature: string): Stripe.Event {
+    return this.stripe.webhooks.constructEvent(body, signature, this.webhookSecret);
+  }
+
+  /** What a PaymentIntent (in an event) says of its charge. */
+  resultOf(intent: Stripe.PaymentIntent): GatewayResult {
+    return resultOfIntent(intent);
   }
 
   /** The payer's Stripe Customer, created once (under an idempotency key, so a race makes one). */
