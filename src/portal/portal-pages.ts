@@ -19,7 +19,7 @@ export class PortalPages {
     this.businessName = businessNameOf(config);
     // Amounts arrive as wire numbers already rounded to cents; Decimal prints them exactly.
     this.hbs.registerHelper('money', (symbol: unknown, value: unknown) => formatAmount(text(symbol), decimalOf(value)));
-    for (const partial of ['card-fields', 'bank-fields', 'document'])
+    for (const partial of ['card-fields', 'bank-fields', 'document', 'stripe-card'])
       this.hbs.registerPartial(partial, this.source(partial));
   }
 
