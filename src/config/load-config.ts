@@ -104,7 +104,11 @@ function readStripe(read: EnvReader, problems: string[]): StripeConfig {
   };
   const apiUrl = read.optional('STRIPE_API_URL');
   return {
-    secretKey: key('STRIPE_SECRET_KEY', ['sk_test_', 'sk_live_', 'rk_test_', 'rk_live_'], "the account's secret API key"),
+    secretKey: key(
+      'STRIPE_SECRET_KEY',
+      ['sk_test_', 'sk_live_', 'rk_test_', 'rk_live_'],
+      "the account's secret API key",
+    ),
     publishableKey: key('STRIPE_PUBLISHABLE_KEY', ['pk_test_', 'pk_live_'], "the account's publishable key"),
     webhookSecret: key('STRIPE_WEBHOOK_SECRET', ['whsec_'], "the webhook endpoint's signing secret"),
     apiUrl: apiUrl === undefined ? undefined : read.url('STRIPE_API_URL', '').replace(/\/+$/, '') || undefined,

@@ -210,7 +210,10 @@ export class FakeStripe {
           ),
         ];
       }
-      return [200, publicMethod(this.newCard(f['card[number]'], Number(f['card[exp_year]']), Number(f['card[exp_month]'])))];
+      return [
+        200,
+        publicMethod(this.newCard(f['card[number]'], Number(f['card[exp_year]']), Number(f['card[exp_month]']))),
+      ];
     }
     const method: FakeMethod = {
       id: this.id('pm'),
@@ -230,7 +233,11 @@ export class FakeStripe {
 
   private createIntent(f: Record<string, string>): [number, Json] {
     const method = this.methods.get(f.payment_method);
-    if (!method) return [400, stripeError('invalid_request_error', `No such PaymentMethod: '${f.payment_method}'`, 'resource_missing')];
+    if (!method)
+      return [
+        400,
+        stripeError('invalid_request_error', `No such PaymentMethod: '${f.payment_method}'`, 'resource_missing'),
+      ];
     if (method.customer !== (f.customer ?? null)) {
       return [400, stripeError('invalid_request_error', 'The PaymentMethod does not belong to the Customer.')];
     }
@@ -257,7 +264,12 @@ export class FakeStripe {
           intent.status = 'requires_action';
           return [200, intent];
         }
-        return this.decline(intent, 'authentication_required', 'authentication_required', 'This payment requires authentication.');
+        return this.decline(
+          intent,
+          'authentication_required',
+          'authentication_required',
+          'This payment requires authentication.',
+        );
       case 'declined':
         return this.decline(intent, 'card_declined', 'generic_decline', 'Your card was declined.');
       case 'insufficient_funds':
@@ -316,6 +328,10 @@ function stripeError(type: string, message: string, code?: string): Json {
 }
 
 function send(res: ServerResponse, status: number, body: Json, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': `req_${randomBytes(6).toString('hex')}`, ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Request-Id': `req_${randomBytes(6).toString('hex')}`,
+    ...headers,
+  });
   res.end(JSON.stringify(body));
 }

@@ -65,7 +65,13 @@ export function resultOfCardError(error: Stripe.errors.StripeCardError): Gateway
 /** Stripe refused the request itself (a bad or detached payment method, ...): the charge failed. */
 export function resultOfRequestError(error: Stripe.errors.StripeError): GatewayResult {
   const detail = error.code ?? error.type;
-  return { outcome: 'error', transid: '', message: error.message, errCode: ERR_CODES[detail] ?? 400, errDetail: detail };
+  return {
+    outcome: 'error',
+    transid: '',
+    message: error.message,
+    errCode: ERR_CODES[detail] ?? 400,
+    errDetail: detail,
+  };
 }
 
 function declinedBy(transid: string, message: string, detail: string): GatewayResult {

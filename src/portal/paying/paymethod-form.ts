@@ -29,7 +29,8 @@ export function paymethodForm(body: unknown): PaymethodForm {
   for (const name of FIELDS[kind]) {
     const raw = form[name];
     if (typeof raw !== 'string') continue;
-    const value = name === 'name' || name === 'type' || name === 'payment_method' ? raw.trim() : raw.replace(/[\s-]/g, '');
+    const value =
+      name === 'name' || name === 'type' || name === 'payment_method' ? raw.trim() : raw.replace(/[\s-]/g, '');
     if (value !== '') fields[name] = value;
   }
   if (kind === 'stripe' && !fields.payment_method) {
