@@ -9,24 +9,11 @@ import { ATTEMPT_GRACE_MS, PaymentAttemptSweeper } from 'src/transactions/paymen
 import { TransactionWriter } from 'src/transactions/transaction-writer';
 import { createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
-import { FakeStripe } from './support/fake-stripe';
+import { FakeStripe, STRIPE_WEBHOOK_SECRET, stripeEnv } from './support/fake-stripe';
 import { browserOf, csrfOf, pathOf } from './support/hosted-pages';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-export const STRIPE_WEBHOOK_SECRET = 'whsec_test_0123456789abcdef';
-
-/** The environment of a server that charges through the fake Stripe. */
-export function stripeEnv(fake: FakeStripe): Record<string, string> {
-  return {
-    PAYMENT_GATEWAY: 'stripe',
-    STRIPE_SECRET_KEY: 'sk_test_billing_0123456789',
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_billing_0123456789',
-    STRIPE_WEBHOOK_SECRET,
-    STRIPE_API_URL: fake.url,
-  };
-}
 
 /**
  * The Stripe gateway (issue 38) against a local Stripe-compatible server that records

@@ -3,6 +3,19 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
+export const STRIPE_WEBHOOK_SECRET = 'whsec_test_0123456789abcdef';
+
+/** The environment of a server that charges through the fake Stripe. */
+export function stripeEnv(fake: FakeStripe): Record<string, string> {
+  return {
+    PAYMENT_GATEWAY: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_billing_0123456789',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_billing_0123456789',
+    STRIPE_WEBHOOK_SECRET,
+    STRIPE_API_URL: fake.url,
+  };
+}
+
 /** One request the SDK sent, as the fake received it. */
 export interface StripeRequest {
   method: string;
