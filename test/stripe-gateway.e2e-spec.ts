@@ -46,6 +46,15 @@ describe('Stripe gateway', () => {
   const intentsSince = (mark: number) =>
     fake.requests.slice(mark).filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents');
   const transactionOf = (id: number) => t.dataSource.manager.findOneByOrFail(Transaction, { transaction_id: id });
+  /** A payment of `amount` by a new customer, with a method made by "Stripe.js". */
+  const paymentOf = async (amount: number, token: string): Promise<Transaction> => {
+    const customer = await make.newCustomer(t);
+    const method = await tokenized(customer, token);
+    const paid = await t
+      .post('/api/v3/transaction?action=pay', { customer_id: customer, amount, paymethods: [{ tokenized_id: method }] })
+      .expect(200);
+    return transactionOf(paid.body.response.id as number);
+  };
   const webhook = (body: string, signature?: string) => {
     const req = t.http.post('/gateway/stripe/webhook').set('Content-Type', 'application/json');
     return (signature === undefined ? req : req.set('Stripe-Signature', signature)).send(body);
@@ -179,16 +188,7 @@ describe('Stripe gateway', () => {
     });
 
     it('refunds through a Stripe Refund on the PaymentIntent, under the refund attempt’s reference', async () => {
-      const customer = await make.newCustomer(t);
-      const method = await tokenized(customer, fake.clientMethod());
-      const paid = await t
-        .post('/api/v3/transaction?action=pay', {
-          customer_id: customer,
-          amount: 100,
-          paymethods: [{ tokenized_id: method }],
-        })
-        .expect(200);
-      const payment = await transactionOf(paid.body.response.id as number);
+      const payment = await paymentOf(100, fake.clientMethod());
       const mark = fake.requests.length;
       const refunded = await t
         .post(`/api/v3/transaction/${payment.transaction_id}?action=refund`, { amount: 40 })
@@ -261,18 +261,7 @@ describe('Stripe gateway', () => {
   });
 
   describe('webhooks', () => {
-    const bankPayment = async (amount: number) => {
-      const customer = await make.newCustomer(t);
-      const method = await tokenized(customer, fake.clientBankAccount());
-      const paid = await t
-        .post('/api/v3/transaction?action=pay', {
-          customer_id: customer,
-          amount,
-          paymethods: [{ tokenized_id: method }],
-        })
-        .expect(200);
-      return transactionOf(paid.body.response.id as number);
-    };
+    const bankPayment = (amount: number) => paymentOf(amount, fake.clientBankAccount());
 
     it('settles a pending bank payment once when a signed payment_intent.succeeded arrives twice', async () => {
       const payment = await bankPayment(75);
@@ -330,16 +319,7 @@ describe('Stripe gateway', () => {
     });
 
     it('records a refund made in Stripe’s dashboard once, and none for a refund made here', async () => {
-      const customer = await make.newCustomer(t);
-      const method = await tokenized(customer, fake.clientMethod());
-      const paid = await t
-        .post('/api/v3/transaction?action=pay', {
-          customer_id: customer,
-          amount: 100,
-          paymethods: [{ tokenized_id: method }],
-        })
-        .expect(200);
-      const payment = await transactionOf(paid.body.response.id as number);
+      const payment = await paymentOf(100, fake.clientMethod());
       const charge = { id: 'ch_dash', object: 'charge', payment_intent: payment.gateway_transid, amount: 10000 };
       const refunds = () => t.dataSource.manager.findBy(Transaction, { parent_transaction_id: payment.transaction_id });
 
@@ -356,16 +336,7 @@ describe('Stripe gateway', () => {
     });
 
     it('records a dispute on the payment and fires a dispute event', async () => {
-      const customer = await make.newCustomer(t);
-      const method = await tokenized(customer, fake.clientMethod());
-      const paid = await t
-        .post('/api/v3/transaction?action=pay', {
-          customer_id: customer,
-          amount: 60,
-          paymethods: [{ tokenized_id: method }],
-        })
-        .expect(200);
-      const payment = await transactionOf(paid.body.response.id as number);
+      const payment = await paymentOf(60, fake.clientMethod());
       const dispute = {
         id: 'dp_test_1',
         object: 'dispute',

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { Browser, chromium, Request } from 'playwright-core';
 import { createId } from './support/catalog-fixtures';
+import { chromiumPath, freePort } from './support/chromium';
 import { FakeStripe, stripeEnv } from './support/fake-stripe';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -35,25 +34,6 @@ function stripeJsStub(pm: string): string {
         handleNextAction: function () { return new Promise(function () {}); },
       };
     };`;
-}
-
-function chromiumPath(): string {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-    (p): p is string => typeof p === 'string' && existsSync(p),
-  );
-  if (!found) throw new Error('This test needs Chromium: `apt-get install -y chromium` or set CHROMIUM_PATH.');
-  return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /**
