@@ -260,6 +260,29 @@ describe('Stripe gateway', () => {
     });
   });
 
+  it('finds the PaymentIntent among the recent ones where the server has no search', async () => {
+    const customer = await make.newCustomer(t);
+    const method = await tokenized(customer, fake.clientMethod());
+    const inv = await newInvoice(customer, '17.50');
+    const mark = fake.requests.length;
+    const writer = t.app.get(TransactionWriter);
+    const failing = jest.spyOn(writer, 'insert').mockRejectedValueOnce(new Error('injected crash after the charge'));
+    fake.withoutSearch = true;
+    try {
+      await t.post(`/api/v3/invoice/${inv}?action=pay`, { paymethods: [{ tokenized_id: method }] }).expect(500);
+      await t.app.get(PaymentAttemptSweeper).sweep(new Date(t.clock.now().getTime() + ATTEMPT_GRACE_MS + 1000));
+    } finally {
+      failing.mockRestore();
+      fake.withoutSearch = false;
+    }
+    expect(fake.sent('GET', '/v1/payment_intents').filter((r) => fake.requests.indexOf(r) >= mark)).toHaveLength(1);
+    expect(intentsSince(mark)).toHaveLength(1);
+    const [charged] = intentsSince(mark);
+    const resolved = await t.dataSource.manager.findOneByOrFail(PaymentAttempt, { reference: charged.idempotencyKey! });
+    expect(resolved.status).toBe('completed');
+    expect((await invoice(inv)).balance).toBe(0);
+  });
+
   describe('webhooks', () => {
     const bankPayment = (amount: number) => paymentOf(amount, fake.clientBankAccount());
 

@@ -67,6 +67,8 @@ export class FakeStripe {
   readonly requests: StripeRequest[] = [];
   /** When set, raw card numbers are refused as Stripe refuses them for most accounts. */
   refuseRawCards = false;
+  /** When set, PaymentIntent search answers 404 (Stripe-compatible servers without search). */
+  withoutSearch = false;
   readonly customers = new Map<string, Json>();
   readonly methods = new Map<string, FakeMethod>();
   readonly intents = new Map<string, Json>();
@@ -183,6 +185,13 @@ export class FakeStripe {
       return [200, publicMethod(method)];
     }
     if (r.method === 'POST' && r.path === '/v1/payment_intents') return this.createIntent(f);
+    if (r.method === 'GET' && r.path === '/v1/payment_intents') {
+      const data = [...this.intents.values()].reverse();
+      return [200, { object: 'list', data, has_more: false, url: '/v1/payment_intents' }];
+    }
+    if (r.method === 'GET' && r.path === '/v1/payment_intents/search' && this.withoutSearch) {
+      return [404, stripeError('invalid_request_error', 'Unrecognized request URL (GET: /v1/payment_intents/search)')];
+    }
     if (r.method === 'GET' && r.path === '/v1/payment_intents/search') {
       const wanted = /metadata\['reference'\]:'([^']*)'/.exec(f.query ?? '')?.[1];
       const data = [...this.intents.values()].filter((i) => (i.metadata as Json).reference === wanted);

@@ -28,6 +28,8 @@ import {
 } from './stripe-results';
 
 export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
+/** How many recent PaymentIntents a lookup reads where the server has no search. */
+const LOOKUP_LIST_LIMIT = 1000;
 /** Every amount is charged in the account's currency (US dollars, `currency_id` 1). */
 const CURRENCY = 'usd';
 
@@ -173,6 +175,7 @@ export class StripeGateway extends PaymentGateway {
           payment_method: source.gatewayToken,
           confirm: true,
           ...(offSession ? { off_session: true } : {}),
+          // The PaymentMethod is given: no payment page, so no method that needs a redirect.
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
           metadata: { reference },
         },
@@ -215,11 +218,29 @@ export class StripeGateway extends PaymentGateway {
   }
 
   protected async submitLookup(reference: string): Promise<GatewayResult | null> {
-    const found = await this.call(() =>
-      this.stripe.paymentIntents.search({ query: `metadata['reference']:'${reference.replace(/'/g, '')}'`, limit: 1 }),
-    );
-    const intent = found.data[0];
-    if (intent) return resultOfIntent(intent);
+    const searched = await this.searchIntent(reference);
+    const intent = searched === undefined ? await this.listedIntent(reference) : searched;
+    return intent ? resultOfIntent(intent) : null;
+  }
+
+  /** Stripe's search on `metadata.reference`; undefined where the server has no search (some Stripe-compatible ones). */
+  private async searchIntent(reference: string): Promise<Stripe.PaymentIntent | null | undefined> {
+    try {
+      const query = `metadata['reference']:'${reference.replace(/'/g, '')}'`;
+      return (await this.stripe.paymentIntents.search({ query, limit: 1 })).data[0] ?? null;
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return undefined;
+      throw error;
+    }
+  }
+
+  /** Without search: the most recent PaymentIntents (a swept attempt is at most hours old). */
+  private async listedIntent(reference: string): Promise<Stripe.PaymentIntent | null> {
+    let read = 0;
+    for await (const intent of this.stripe.paymentIntents.list({ limit: 100 })) {
+      if (intent.metadata?.reference === reference) return intent;
+      if (++read >= LOOKUP_LIST_LIMIT) break;
+    }
     return null;
   }
 
