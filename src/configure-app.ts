@@ -27,6 +27,12 @@ function verifyUtf8(_req: unknown, _res: unknown, raw: Buffer): void {
   if (!isUtf8(raw)) throw new Error('not UTF-8');
 }
 
+/** A gateway's webhook is signed over its exact bytes: they are kept beside the parsed body. */
+function keepGatewayBody(req: Request, res: Response, raw: Buffer): void {
+  verifyUtf8(req, res, raw);
+  if (req.url.startsWith('/gateway/')) (req as Request & { rawBody?: Buffer }).rawBody = raw;
+}
+
 /**
  * HTTP setup shared by main.ts and the tests: path normalisation, JSON parsing whose
  * failures answer in the envelope, proxy awareness for client IPs, the OpenAPI document.
@@ -46,7 +52,7 @@ export function configureApp(app: INestApplication): void {
   });
   // The hosted pages' forms (and only theirs: API bodies stay JSON, DESIGN §4).
   http.use(['/portal', '/r'], express.urlencoded({ extended: false, limit: BODY_LIMIT }));
-  http.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true, verify: verifyUtf8 }));
+  http.use(express.json({ limit: BODY_LIMIT, strict: false, type: () => true, verify: keepGatewayBody }));
   http.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     const [status, message] = BODY_ERRORS[err.type ?? ''] ?? [400, 'Invalid JSON in the request body.'];

@@ -3,6 +3,16 @@ export type DbType = 'sqlite' | 'mysql';
 export type AppRole = 'api' | 'worker' | 'all';
 export type DatetimeFormat = 'iso' | 'sql';
 export type ExternalKeyOnDelete = 'keep' | 'clear' | 'mangle';
+export type PaymentGatewayKind = 'test' | 'stripe';
+
+/** Stripe's keys (DESIGN §3 STRIPE_*), set when PAYMENT_GATEWAY=stripe. */
+export interface StripeConfig {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** A Stripe-compatible server (tests); unset: Stripe's own. */
+  apiUrl?: string;
+}
 
 export interface DbConfig {
   type: DbType;
@@ -62,6 +72,10 @@ export interface AppConfig {
   portalSessionSecret?: string;
   billingCron: string;
   achSettlementDays: number;
+  /** Which gateway moves money (DESIGN §6 "Gateways"). */
+  paymentGateway: PaymentGatewayKind;
+  /** Set exactly when `paymentGateway` is `stripe`. */
+  stripe?: StripeConfig;
   /** Dunning's last retry failed: cancel the subscription for non-payment (`canceled-nonpayment`). */
   dunningCancelAfterLastRetry: boolean;
   externalKeyOnDelete: ExternalKeyOnDelete;

@@ -109,6 +109,7 @@ describe('loadConfig', () => {
       mailFrom: 'billing@billing.example.com',
       billingCron: '0 * * * *',
       achSettlementDays: 5,
+      paymentGateway: 'test',
       dunningCancelAfterLastRetry: true,
       externalKeyOnDelete: 'mangle',
       testClock: true,

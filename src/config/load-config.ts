@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import { IANAZone } from 'luxon';
-import { AppConfig, AppRole, DatetimeFormat, DbType, ExternalKeyOnDelete } from './app-config';
+import {
+  AppConfig,
+  AppRole,
+  DatetimeFormat,
+  DbType,
+  ExternalKeyOnDelete,
+  PaymentGatewayKind,
+  StripeConfig,
+} from './app-config';
 
 type Env = Record<string, string | undefined>;
 
@@ -55,6 +63,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     portalSessionSecret: read.optional('PORTAL_SESSION_SECRET'),
     billingCron: read.str('BILLING_CRON', '*/5 * * * *'),
     achSettlementDays: read.int('ACH_SETTLEMENT_DAYS', 3, 0, 60),
+    paymentGateway: read.oneOf<PaymentGatewayKind>('PAYMENT_GATEWAY', ['test', 'stripe'], 'test'),
     dunningCancelAfterLastRetry: read.bool('DUNNING_CANCEL_AFTER_LAST_RETRY', false),
     externalKeyOnDelete: read.oneOf<ExternalKeyOnDelete>('EXTERNAL_KEY_ON_DELETE', ['keep', 'clear', 'mangle'], 'keep'),
     testClock: read.bool('TEST_CLOCK', false),
@@ -78,6 +87,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (config.portalSessionSecret !== undefined && config.portalSessionSecret.length < 32) {
     problems.push('PORTAL_SESSION_SECRET must be at least 32 characters');
   }
+  if (config.paymentGateway === 'stripe') config.stripe = readStripe(read, problems);
   if (problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
@@ -87,6 +97,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
 /** Loads `.env` from the working directory when present (values already set win). */
 export function loadDotEnv(file = '.env'): void {
   if (existsSync(file)) process.loadEnvFile(file);
+}
+
+/** Stripe's keys, each checked for the prefix Stripe gives it, so a swapped or pasted-wrong key stops the start. */
+function readStripe(read: EnvReader, problems: string[]): StripeConfig {
+  const key = (name: string, prefixes: string[], what: string): string => {
+    const value = read.optional(name);
+    if (value === undefined) problems.push(`${name} is required with PAYMENT_GATEWAY=stripe (${what})`);
+    else if (!prefixes.some((p) => value.startsWith(p)) || /\s/.test(value)) {
+      problems.push(`${name} must be ${what}, starting with ${prefixes.join(' or ')}`);
+    }
+    return value ?? '';
+  };
+  const apiUrl = read.optional('STRIPE_API_URL');
+  return {
+    secretKey: key(
+      'STRIPE_SECRET_KEY',
+      ['sk_test_', 'sk_live_', 'rk_test_', 'rk_live_'],
+      "the account's secret API key",
+    ),
+    publishableKey: key('STRIPE_PUBLISHABLE_KEY', ['pk_test_', 'pk_live_'], "the account's publishable key"),
+    webhookSecret: key('STRIPE_WEBHOOK_SECRET', ['whsec_'], "the webhook endpoint's signing secret"),
+    apiUrl: apiUrl === undefined ? undefined : read.url('STRIPE_API_URL', '').replace(/\/+$/, '') || undefined,
+  };
 }
 
 function hostOf(url: string): string {

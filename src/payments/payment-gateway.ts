@@ -19,6 +19,46 @@ export interface GatewayResult {
   /** Merchant-facing code and detail (`gateway_err_code`, `gateway_err_detail`). */
   errCode: number;
   errDetail: string;
+  /**
+   * The payer must confirm the charge in the browser (3-D Secure): the gateway's
+   * client-side library finishes it with this secret; the charge stays pending until the
+   * gateway says how it ended.
+   */
+  clientSecret?: string;
+}
+
+/** Whose method or charge it is: a gateway that keeps customers keeps one per payer. */
+export interface GatewayPayer {
+  customerId: number;
+  name?: string | null;
+  email?: string | null;
+}
+
+/** What a charge needs besides its source and amount. */
+export interface ChargeOptions {
+  payer: GatewayPayer;
+  /** Nobody is there to authenticate (automatic collection, API charges of a stored method). */
+  offSession: boolean;
+}
+
+/** What the gateway knows of a token its own client-side library made (`POST /tokenized`). */
+export interface TokenDetails {
+  kind: 'card' | 'ach';
+  /** The gateway's brand name (`visa`, `mastercard`, ...) or bank name. */
+  brand: string | null;
+  last4: string | null;
+  expYear: number | null;
+  expMonth: number | null;
+}
+
+/**
+ * Card entry on hosted pages when the gateway collects the card itself (the number never
+ * reaches this server); null: this server's own form.
+ */
+export interface ClientSideEntry {
+  kind: 'stripe';
+  scriptUrl: string;
+  publishableKey: string;
 }
 
 /** A new card as sent by the client: it lives only in memory while the request runs. */
@@ -54,20 +94,32 @@ export interface GatewayIdentity {
  */
 export abstract class PaymentGateway {
   abstract readonly identity: GatewayIdentity;
+  /** How hosted pages take a card for this gateway (null: this server's own form). */
+  readonly clientSide: ClientSideEntry | null = null;
 
-  tokenizeCard(card: CardInput): Promise<string> {
+  tokenizeCard(card: CardInput, payer?: GatewayPayer): Promise<string> {
     assertOutsideUnitOfWork('gateway tokenizeCard');
-    return this.submitTokenizeCard(card);
+    return this.submitTokenizeCard(card, payer);
   }
 
-  tokenizeBankAccount(account: BankAccountInput): Promise<string> {
+  tokenizeBankAccount(account: BankAccountInput, payer?: GatewayPayer): Promise<string> {
     assertOutsideUnitOfWork('gateway tokenizeBankAccount');
-    return this.submitTokenizeBankAccount(account);
+    return this.submitTokenizeBankAccount(account, payer);
   }
 
-  charge(source: ChargeSource, amount: Decimal, reference: string): Promise<GatewayResult> {
+  /**
+   * A token made by the gateway's client-side library, taken into the payer's keeping
+   * (attached to its gateway customer); what the gateway knows of it, or null for a
+   * gateway that keeps tokens as sent.
+   */
+  adoptToken(token: string, payer: GatewayPayer): Promise<TokenDetails | null> {
+    assertOutsideUnitOfWork('gateway adoptToken');
+    return this.submitAdoptToken(token, payer);
+  }
+
+  charge(source: ChargeSource, amount: Decimal, reference: string, options?: ChargeOptions): Promise<GatewayResult> {
     assertOutsideUnitOfWork('gateway charge');
-    return this.submitCharge(source, amount, reference);
+    return this.submitCharge(source, amount, reference, options);
   }
 
   refund(transid: string, amount: Decimal, reference: string): Promise<GatewayResult> {
@@ -92,9 +144,19 @@ export abstract class PaymentGateway {
     return this.submitLookup(reference);
   }
 
-  protected abstract submitTokenizeCard(card: CardInput): Promise<string>;
-  protected abstract submitTokenizeBankAccount(account: BankAccountInput): Promise<string>;
-  protected abstract submitCharge(source: ChargeSource, amount: Decimal, reference: string): Promise<GatewayResult>;
+  protected abstract submitTokenizeCard(card: CardInput, payer?: GatewayPayer): Promise<string>;
+  protected abstract submitTokenizeBankAccount(account: BankAccountInput, payer?: GatewayPayer): Promise<string>;
+  protected abstract submitCharge(
+    source: ChargeSource,
+    amount: Decimal,
+    reference: string,
+    options?: ChargeOptions,
+  ): Promise<GatewayResult>;
+
+  protected submitAdoptToken(_token: string, _payer: GatewayPayer): Promise<TokenDetails | null> {
+    return Promise.resolve(null);
+  }
+
   protected abstract submitRefund(transid: string, amount: Decimal, reference: string): Promise<GatewayResult>;
   protected abstract submitVoid(transid: string): Promise<GatewayResult>;
   protected abstract submitSettle(source: ChargeSource, transid: string): Promise<GatewayResult>;

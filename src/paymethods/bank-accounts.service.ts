@@ -47,7 +47,8 @@ export class BankAccountsService {
 
   async create(ctx: RequestContext, dto: CreateBankAccountDto, body: Record<string, unknown>): Promise<number> {
     const account = checkBankAccount(dto);
-    const gatewayToken = await this.gateway.tokenizeBankAccount(account);
+    const payer = await requireCustomer(this.dataSource.manager, body);
+    const gatewayToken = await this.gateway.tokenizeBankAccount(account, { customerId: payer, name: dto.name });
     return this.uow.run(async (tx) => {
       const customerId = await requireCustomer(tx.manager, body);
       return this.store(tx, ctx, customerId, account, gatewayToken, dto);

@@ -61,7 +61,9 @@ export class CreditCardsService {
     if (isCardExpired(card.expYear, card.expMonth, this.clock.now())) {
       throw ApiError.badRequest('Field "expdate_year": the card has expired.');
     }
-    const gatewayToken = await this.gateway.tokenizeCard(card);
+    // The payer first: a gateway that keeps customers files the card under it.
+    const payer = await requireCustomer(this.dataSource.manager, body);
+    const gatewayToken = await this.gateway.tokenizeCard(card, { customerId: payer, name: dto.name });
     return this.uow.run(async (tx) => {
       const customerId = await requireCustomer(tx.manager, body);
       return this.store(tx, ctx, customerId, card, gatewayToken, dto);

@@ -63,6 +63,8 @@ export type WireTokenized = {
   paymethod_hint: string | null;
   type_hint: string | null;
   expdate: string | null;
+  /** The last four digits the gateway told of it (`xxxx-xxxx-xxxx-4242`), null when it told none. */
+  mask_number: string | null;
   write_datetime: string | null;
 };
 
@@ -125,6 +127,7 @@ export class PaymethodPresenter {
       paymethod_hint: t.paymethod_hint,
       type_hint: t.type_hint,
       expdate: t.expdate,
+      mask_number: t.last4 === null ? null : `xxxx-xxxx-xxxx-${t.last4}`,
       write_datetime: this.wire.datetime(t.write_datetime),
     };
   }

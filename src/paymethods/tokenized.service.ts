@@ -7,6 +7,7 @@ import { RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { PaymentGateway } from 'src/payments/payment-gateway';
 import { normaliseCardNumber, passesLuhn } from './card-number';
 import { CreateTokenizedDto } from './dto/create-tokenized.dto';
 import { TokenizedPaymethod } from './entities/tokenized-paymethod.entity';
@@ -32,6 +33,7 @@ export class TokenizedService {
     private readonly revisions: RevisionService,
     private readonly presenter: PaymethodPresenter,
     private readonly wire: WireFormat,
+    private readonly gateway: PaymentGateway,
   ) {
     this.methods = new PaymethodStore<TokenizedPaymethod>(
       {
@@ -54,16 +56,20 @@ export class TokenizedService {
     if (digits !== null && passesLuhn(digits)) {
       throw ApiError.badRequest('Field "token" looks like a card number: send cards to /creditcard.');
     }
+    const payer = await requireCustomer(this.dataSource.manager, body);
+    // A gateway with its own customers takes the token into the payer's keeping and tells what it is.
+    const told = await this.gateway.adoptToken(vaultToken, { customerId: payer, name: dto.name });
     return this.uow.run(async (tx) => {
       const customerId = await requireCustomer(tx.manager, body);
       const inserted = await tx.manager.insert(TokenizedPaymethod, {
         customer_id: customerId,
         vault_token: vaultToken,
-        type: dto.type ?? null,
+        type: (told?.brand && brandCode(told.brand)) ?? dto.type ?? null,
         name: dto.name ?? null,
-        paymethod_hint: dto.paymethod_hint ?? null,
+        paymethod_hint: told ? (told.kind === 'ach' ? 'ach' : 'crd') : (dto.paymethod_hint ?? null),
         type_hint: dto.type_hint ?? null,
-        expdate: dto.expdate ?? null,
+        expdate: told?.expYear && told.expMonth ? expdateOf(told.expYear, told.expMonth) : (dto.expdate ?? null),
+        last4: told?.last4 ?? null,
         write_datetime: this.clock.now(),
         write_ipaddr: ctx.onBehalfAddr ?? ctx.ip,
       });
@@ -93,4 +99,20 @@ export class TokenizedService {
   ownedMethod(m: EntityManager, customerId: number, id: number, field = 'tokenized_id'): Promise<TokenizedPaymethod> {
     return this.methods.owned(m, customerId, id, field);
   }
+}
+
+/** Stripe's card brand names as this server's brand codes (`type`); other brands as told. */
+const BRAND_CODES: Readonly<Record<string, string>> = {
+  visa: 'visa',
+  mastercard: 'mast',
+  amex: 'amex',
+  discover: 'disc',
+};
+
+function brandCode(brand: string): string {
+  return (BRAND_CODES[brand] ?? brand).slice(0, 32);
+}
+
+function expdateOf(year: number, month: number): string {
+  return `${year}-${String(month).padStart(2, '0')}`;
 }

@@ -15,5 +15,6 @@ export function customerContext(req: Request): RequestContext {
     onBehalfDetails: null,
     sendEmails: true,
     sendWebhooks: true,
+    customerPresent: true,
   };
 }

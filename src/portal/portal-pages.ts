@@ -22,7 +22,7 @@ export class PortalPages {
     this.seller = sellerOf(config);
     // Amounts arrive as wire numbers already rounded to cents; Decimal prints them exactly.
     this.hbs.registerHelper('money', (symbol: unknown, value: unknown) => formatAmount(text(symbol), decimalOf(value)));
-    for (const partial of ['card-fields', 'bank-fields', 'document', 'seller'])
+    for (const partial of ['card-fields', 'bank-fields', 'document', 'seller', 'stripe-card'])
       this.hbs.registerPartial(partial, this.source(partial));
   }
 

@@ -8,6 +8,12 @@ import { PortalPages } from './portal-pages';
 import { PortalSecret } from './portal-secret';
 import { PortalSessions } from './portal-session';
 
+const STRIPE_SOURCES = {
+  scriptSrc: ["'self'", 'https://js.stripe.com'],
+  frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
+  connectSrc: ["'self'", 'https://api.stripe.com'],
+};
+
 /**
  * Everything browser-facing that the API must not get: security headers (helmet), signed
  * cookies, the session and CSRF checks. Applied to the portal's controllers only.
@@ -27,7 +33,13 @@ export class PortalSecurityMiddleware implements NestMiddleware {
     const https = config.publicUrl.startsWith('https:');
     this.headers = helmet({
       // Over plain http (development, tests) upgrading would send forms to a port with no TLS.
-      contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
+      contentSecurityPolicy: {
+        directives: {
+          upgradeInsecureRequests: https ? [] : null,
+          // Stripe Elements: its script, its card iframes and its API (DESIGN §6 "Gateways").
+          ...(config.paymentGateway === 'stripe' && STRIPE_SOURCES),
+        },
+      },
       strictTransportSecurity: https,
     }) as RequestHandler;
   }

@@ -6,6 +6,7 @@ import { Public } from 'src/core/auth/public.decorator';
 import { ApiError } from 'src/core/envelope/api-error';
 import { DocumentsService } from './documents/documents.service';
 import { quoteStanding, standingNote } from './documents/quote-document';
+import { CardEntry } from './paying/card-entry';
 import { paymethodForm } from './paying/paymethod-form';
 import { PaymethodSaver } from './paying/paymethod-saver';
 import { PortalAccess } from './portal-access';
@@ -43,6 +44,7 @@ export class PortalController {
     private readonly saver: PaymethodSaver,
     private readonly signIns: PortalSignIn,
     private readonly contacts: ContactsService,
+    private readonly entry: CardEntry,
   ) {}
 
   /** A `getLoginURL` link: signs the contact in, to its destination or the home page. */
@@ -190,7 +192,8 @@ export class PortalController {
     const session = this.require(res);
     if (!session) return;
     try {
-      const mask = await this.saver.save(customerContext(req), session.customerId, paymethodForm(body));
+      const form = this.entry.check(paymethodForm(body));
+      const mask = await this.saver.save(customerContext(req), session.customerId, form);
       await this.renderPaymethods(req, res, session, 200, {
         saved: `Saved: ${mask} is now your payment method on file.`,
       });
@@ -308,6 +311,7 @@ export class PortalController {
         customerName: customer.display_as,
         onFile: await this.records.paymethodOnFile(customer),
         action: '/portal/paymethods',
+        ...this.entry.view(),
         ...extra,
       },
       status,

@@ -2,12 +2,14 @@ import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { ContactsModule } from 'src/contacts/contacts.module';
 import { CustomersModule } from 'src/customers/customers.module';
 import { InvoicesModule } from 'src/invoices/invoices.module';
+import { PaymentsModule } from 'src/payments/payments.module';
 import { PaymethodsModule } from 'src/paymethods/paymethods.module';
 import { QuotesModule } from 'src/quotes/quotes.module';
 import { SubscriptionsModule } from 'src/subscriptions/subscriptions.module';
 import { TransactionsModule } from 'src/transactions/transactions.module';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsService } from './documents/documents.service';
+import { CardEntry } from './paying/card-entry';
 import { InvoicePayer } from './paying/invoice-payer';
 import { PayController } from './paying/pay.controller';
 import { PaymethodSaver } from './paying/paymethod-saver';
@@ -39,6 +41,7 @@ const PORTAL_PREFIXES = ['portal', 'r'];
     ContactsModule,
     CustomersModule,
     InvoicesModule,
+    PaymentsModule,
     PaymethodsModule,
     TransactionsModule,
     SubscriptionsModule,
@@ -57,6 +60,7 @@ const PORTAL_PREFIXES = ['portal', 'r'];
     DocumentsService,
     InvoicePayer,
     PaymethodSaver,
+    CardEntry,
   ],
 })
 export class PortalModule implements NestModule {

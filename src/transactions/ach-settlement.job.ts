@@ -7,7 +7,7 @@ import { RevisionService } from 'src/core/revisions/revision.service';
 import { DueWork } from 'src/core/schedule/due-work';
 import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { UnitOfWork } from 'src/database/unit-of-work';
-import { PaymentGateway } from 'src/payments/payment-gateway';
+import { GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
 import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
@@ -83,13 +83,23 @@ export class AchSettlementJob implements DueWork, OnModuleInit {
       { kind: 'ach', gatewayToken: account?.gateway_token ?? '' },
       t.gateway_transid ?? '',
     );
+    await this.settleWith(t.transaction_id, result);
+  }
+
+  /**
+   * Moves a pending payment by the gateway's final answer (also from the gateway's own
+   * webhook); an answer still pending (a gateway that settles when it says so) leaves it.
+   * False when nothing moved (not pending any more: settled, voided or failed already).
+   */
+  async settleWith(transactionId: number, result: GatewayResult): Promise<boolean> {
+    if (result.outcome === 'pending') return false;
     const ok = result.outcome === 'success';
-    await this.uow.run(async (tx) => {
+    return this.uow.run(async (tx) => {
       const m = tx.manager;
       // Only a still-pending row moves (a void in between wins).
       const moved = await m.update(
         Transaction,
-        { transaction_id: t.transaction_id, status_str: 'ok-pending' },
+        { transaction_id: transactionId, status_str: 'ok-pending' },
         ok
           ? { status_str: 'ok-successful', mod_datetime: this.clock.now() }
           : {
@@ -101,22 +111,23 @@ export class AchSettlementJob implements DueWork, OnModuleInit {
               mod_datetime: this.clock.now(),
             },
       );
-      if (!moved.affected) return;
+      if (!moved.affected) return false;
       await this.revisions.record(
         tx,
         SYSTEM_CONTEXT,
         'transaction',
-        t.transaction_id,
+        transactionId,
         ok ? 'Bank payment settled' : 'Bank payment returned',
       );
       if (!ok) {
-        const applications = await m.find(TransactionApplied, { where: { transaction_id: t.transaction_id } });
+        const applications = await m.find(TransactionApplied, { where: { transaction_id: transactionId } });
         await this.ledger.applicationsChanged(
           tx,
           SYSTEM_CONTEXT,
           applications.map((a) => a.invoice_id),
         );
       }
+      return true;
     });
   }
 }

@@ -135,10 +135,12 @@ export class ChargeAttempts {
 
   /** Steps 2 and 3 for each source in turn, until one is accepted or none is left. */
   async charge(attempt: PaymentAttempt): Promise<{ id: number; result: GatewayResult; source: PaymentSource }> {
-    const { sources } = attempt.request as unknown as ChargeRequest;
+    const { sources, ctx } = attempt.request as unknown as ChargeRequest;
+    // A customer on a hosted page can authenticate (3-D Secure); anyone else's charge is off-session.
+    const options = { payer: { customerId: attempt.customer_id }, offSession: ctx.customerPresent !== true };
     for (let index = 0; ; index++) {
       const reference = referenceOf(baseOf(attempt.reference), index);
-      const result = await this.gateway.charge(sources[index].charge, attempt.amount, reference);
+      const result = await this.gateway.charge(sources[index].charge, attempt.amount, reference, options);
       const final = isAccepted(result) || index === sources.length - 1;
       const id = await this.record(attempt, reference, result, final);
       if (final) return { id, result, source: sources[index] };

@@ -65,6 +65,8 @@ export class PaymentService {
       ...(source.creditcard_id !== null ? { creditcard_id: source.creditcard_id } : {}),
       ...(source.ach_id !== null ? { ach_id: source.ach_id } : {}),
       ...(source.tokenized_id !== null ? { tokenized_id: source.tokenized_id } : {}),
+      // 3-D Secure: the payer confirms in the browser with the gateway's library (pending until then).
+      ...(result.clientSecret ? { gateway_client_secret: result.clientSecret } : {}),
     };
     if (details.gateway_status === 0) {
       throw ApiError.badRequest(`This transaction could not be processed: ${result.message}`, details);

@@ -158,6 +158,18 @@ export class RefundAttempts {
     else await this.fail(attempt);
   }
 
+  /**
+   * A refund the gateway made itself (in its dashboard), told by its webhook: `total` is
+   * all it has refunded of the payment; what this server has not recorded (or has in
+   * flight) of it is recorded as the API's refund would record it, without calling the
+   * gateway. Null when nothing is missing (a redelivery, or a refund made here).
+   */
+  async recordMadeByGateway(ctx: RequestContext, payment: Transaction, total: Decimal): Promise<number | null> {
+    const missing = total.minus(await this.refundedSoFar(this.dataSource.manager, payment.transaction_id));
+    if (missing.lte(0)) return null;
+    return this.complete(await this.open(ctx, payment, Decimal.min(missing, payment.amount)));
+  }
+
   /** Step 1: the committed pending attempt, under the customer's and the payment's locks. */
   private open(ctx: RequestContext, payment: Transaction, asked: Decimal | null): Promise<PaymentAttempt> {
     const reference = `${randomToken(24)}-0`;
@@ -213,26 +225,8 @@ export class RefundAttempts {
     asked: Decimal | null,
     ownAttemptId?: number,
   ): Promise<RefundPlan> {
-    const refunds = await m.find(Transaction, {
-      where: {
-        parent_transaction_id: payment.transaction_id,
-        transaction_type: 'ref',
-        status_str: In([...COUNTING_STATUSES]),
-      },
-    });
-    const pending = await m.find(PaymentAttempt, {
-      where: {
-        parent_transaction_id: payment.transaction_id,
-        kind: 'refund',
-        status: 'pending',
-        ...(ownAttemptId !== undefined ? { payment_attempt_id: Not(ownAttemptId) } : {}),
-      },
-      select: { payment_attempt_id: true, amount: true },
-    });
-    const refunded = [...refunds.map((r) => r.amount.abs()), ...pending.map((p) => p.amount)].reduce(
-      (sum, a) => sum.plus(a),
-      ZERO,
-    );
+    const refunds = await this.refundsOf(m, payment.transaction_id);
+    const refunded = await this.refundedSoFar(m, payment.transaction_id, ownAttemptId, refunds);
     const left = payment.amount.minus(refunded);
     if (left.lte(0)) throw ApiError.badRequest('This payment has already been refunded in full.');
     const amount = asked ?? left;
@@ -270,6 +264,32 @@ export class RefundAttempts {
       amount: a.applied,
     }));
     return { amount, fromInvoices };
+  }
+
+  private refundsOf(m: EntityManager, paymentId: number): Promise<Transaction[]> {
+    return m.find(Transaction, {
+      where: { parent_transaction_id: paymentId, transaction_type: 'ref', status_str: In([...COUNTING_STATUSES]) },
+    });
+  }
+
+  /** Refunded of a payment: its refunds, and the refund attempts in flight other than `ownAttemptId`. */
+  private async refundedSoFar(
+    m: EntityManager,
+    paymentId: number,
+    ownAttemptId?: number,
+    refunds?: Transaction[],
+  ): Promise<Decimal> {
+    const done = refunds ?? (await this.refundsOf(m, paymentId));
+    const pending = await m.find(PaymentAttempt, {
+      where: {
+        parent_transaction_id: paymentId,
+        kind: 'refund',
+        status: 'pending',
+        ...(ownAttemptId !== undefined ? { payment_attempt_id: Not(ownAttemptId) } : {}),
+      },
+      select: { payment_attempt_id: true, amount: true },
+    });
+    return [...done.map((r) => r.amount.abs()), ...pending.map((p) => p.amount)].reduce((sum, a) => sum.plus(a), ZERO);
   }
 }
 

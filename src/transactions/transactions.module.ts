@@ -25,21 +25,24 @@ import { TransactionReceiptService } from './transaction-receipt.service';
 import { TransactionWriter } from './transaction-writer';
 import { TransactionPresenter } from './transaction.presenter';
 import { TransactionsController } from './transactions.controller';
+import { StripeEvents } from './gateway-webhooks/stripe-events';
+import { StripeWebhookController } from './gateway-webhooks/stripe-webhook.controller';
 import { TransactionsService } from './transactions.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Transaction } from './entities/transaction.entity';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { PaymentAttempt } from './entities/payment-attempt.entity';
+import { GatewayDispute } from './entities/gateway-dispute.entity';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Transaction, TransactionApplied, PaymentAttempt]),
+    TypeOrmModule.forFeature([Transaction, TransactionApplied, PaymentAttempt, GatewayDispute]),
     CustomersModule,
     InvoicesModule,
     PaymentsModule,
     PaymethodsModule,
   ],
-  controllers: [TransactionsController],
+  controllers: [TransactionsController, StripeWebhookController],
   providers: [
     TransactionsService,
     TransactionPresenter,
@@ -60,6 +63,7 @@ import { PaymentAttempt } from './entities/payment-attempt.entity';
     SentPaymethod,
     TransactionCustomerActivity,
     InvoicePayAction,
+    StripeEvents,
     { provide: InvoiceLedger, useClass: InvoicesLedger },
     { provide: SubscriptionPaymethods, useClass: NoSubscriptionPaymethods },
   ],

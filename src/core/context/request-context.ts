@@ -10,6 +10,8 @@ export interface RequestContext {
   onBehalfDetails: string | null;
   sendEmails: boolean;
   sendWebhooks: boolean;
+  /** The payer itself is acting (a hosted page): a charge may ask it to authenticate. */
+  customerPresent?: boolean;
 }
 
 /** For work the service starts itself (billing runs, jobs). */

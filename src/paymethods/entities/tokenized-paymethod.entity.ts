@@ -14,6 +14,8 @@ export class TokenizedPaymethod {
   @Column({ type: 'varchar', length: 8, nullable: true }) paymethod_hint: string | null;
   @Column({ type: 'varchar', length: 8, nullable: true }) type_hint: string | null;
   @Column({ type: 'varchar', length: 10, nullable: true }) expdate: string | null;
+  /** Last four digits as the gateway told them (Stripe's PaymentMethod); never the number. */
+  @Column({ type: 'varchar', length: 4, nullable: true }) last4: string | null;
   @Index() @Column({ type: 'datetime' }) write_datetime: Date;
   @Column({ type: 'varchar', length: 45, nullable: true }) write_ipaddr: string | null;
   @DeleteDateColumn({ type: 'datetime', nullable: true }) deleted_datetime: Date | null;

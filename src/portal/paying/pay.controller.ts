@@ -13,6 +13,8 @@ import { InvoicePayer } from './invoice-payer';
 import { paymethodForm } from './paymethod-form';
 import { PaymethodSaver } from './paymethod-saver';
 import { customerContext } from 'src/portal/customer-context';
+import { PaymentGateway } from 'src/payments/payment-gateway';
+import { CardEntry } from './card-entry';
 
 const UNKNOWN_LINK = 'This payment link is not valid. Please use the latest link we sent you.';
 
@@ -35,7 +37,14 @@ export class PayController {
     private readonly csrf: PortalCsrf,
     private readonly payer: InvoicePayer,
     private readonly saver: PaymethodSaver,
+    private readonly entry: CardEntry,
   ) {}
+
+  /** The script that hands Stripe Elements' card to the forms (a file: the pages' CSP allows no inline script). */
+  @Get('assets/stripe-card.js')
+  stripeScript(@Res() res: Response): void {
+    res.set('Cache-Control', 'public, max-age=300').type('application/javascript').send(this.entry.script());
+  }
 
   @Get(['trans/pay/:token', 'trans/pay/:token/:entry'])
   async payPage(
@@ -61,15 +70,17 @@ export class PayController {
     if (!target) return;
     if (target.due === null) return this.renderPay(req, res, 409, target, {});
     try {
-      const form = paymethodForm(body);
+      const form = this.entry.check(paymethodForm(body));
       const { invoice } = target;
-      await this.payer.pay(
+      const confirmSecret = await this.payer.pay(
         customerContext(req),
         Number(invoice.customer_id),
         Number(invoice.invoice_id),
         target.scheduleId,
         form,
       );
+      // 3-D Secure: the page has Stripe.js confirm with the payer's bank, then shows the receipt.
+      if (confirmSecret) return this.renderPay(req, res, 200, target, { confirmSecret });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 400) throw error;
       return this.renderPay(req, res, 400, target, { error: error.message });
@@ -105,7 +116,8 @@ export class PayController {
         'This payment-method link is not valid. Please use the latest link we sent you.',
       );
     try {
-      const mask = await this.saver.save(customerContext(req), Number(customer.customer_id), paymethodForm(body));
+      const form = this.entry.check(paymethodForm(body));
+      const mask = await this.saver.save(customerContext(req), Number(customer.customer_id), form);
       const updated = (await this.records.customerByToken(token)) ?? customer;
       await this.renderPaymethod(req, res, 200, updated, {
         saved: `Saved: ${mask} is now your payment method on file.`,
@@ -156,7 +168,7 @@ export class PayController {
     res: Response,
     status: number,
     target: PayTarget,
-    extra: { paid?: boolean; error?: string },
+    extra: { paid?: boolean; error?: string; confirmSecret?: string },
   ): Promise<void> {
     const doc = await this.documents.invoice(target.invoice);
     this.pages.send(res, status, 'pay', {
@@ -169,6 +181,10 @@ export class PayController {
       action: req.path,
       viewUrl: target.invoice.url_permalink,
       csrf: this.csrf.token(req, res),
+      ...this.entry.view(),
+      payLabel: `Pay ${target.due ?? ''} by card`,
+      confirmSecret: extra.confirmSecret,
+      doneUrl: `${req.path}?paid=1`,
     });
   }
 
@@ -185,6 +201,7 @@ export class PayController {
       onFile: await this.records.paymethodOnFile(customer),
       action: req.path,
       csrf: this.csrf.token(req, res),
+      ...this.entry.view(),
       ...extra,
     });
   }

@@ -6,22 +6,32 @@ import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
 import { CreditCardsService } from 'src/paymethods/credit-cards.service';
 import { CreateBankAccountDto } from 'src/paymethods/dto/bank-account-fields.dto';
 import { CreateCreditCardDto } from 'src/paymethods/dto/card-fields.dto';
+import { CreateTokenizedDto } from 'src/paymethods/dto/create-tokenized.dto';
+import { TokenizedService } from 'src/paymethods/tokenized.service';
 import { PaymethodForm } from './paymethod-form';
 
 /**
  * Saves a card or bank account a customer typed in and makes it the default (the "card
  * on file"), through the same services as `POST /creditcard` and `setPayMethod`: the
- * number goes to the gateway's tokenizer and only its mask is stored.
+ * number goes to the gateway's tokenizer and only its mask is stored. With Stripe the
+ * browser sends only Stripe's token, saved as `POST /tokenized` would.
  */
 @Injectable()
 export class PaymethodSaver {
   constructor(
     private readonly cards: CreditCardsService,
     private readonly bankAccounts: BankAccountsService,
+    private readonly tokenized: TokenizedService,
     private readonly customerActions: CustomerActions,
   ) {}
 
   async save(ctx: RequestContext, customerId: number, form: PaymethodForm): Promise<string> {
+    if (form.kind === 'stripe') {
+      const id = await this.storeToken(ctx, customerId, form);
+      await this.setDefault(ctx, customerId, { paymethod: 'tok', tokenized_id: id });
+      const saved = await this.tokenized.findOne(String(id));
+      return String(saved.mask_number ?? 'your card');
+    }
     const body: Record<string, unknown> = { ...form.fields, customer_id: customerId };
     if (form.kind === 'card') {
       const dto = validateBody(CreateCreditCardDto, body);
@@ -33,6 +43,12 @@ export class PaymethodSaver {
     const id = await this.bankAccounts.create(ctx, dto, body);
     await this.setDefault(ctx, customerId, { paymethod: 'ach', ach_id: id });
     return String((await this.bankAccounts.findOne(String(id))).mask_number);
+  }
+
+  /** A gateway token from the browser, kept as the customer's tokenized method: its id. */
+  storeToken(ctx: RequestContext, customerId: number, form: PaymethodForm): Promise<number> {
+    const body: Record<string, unknown> = { customer_id: customerId, token: form.fields.payment_method };
+    return this.tokenized.create(ctx, validateBody(CreateTokenizedDto, body), body);
   }
 
   private async setDefault(ctx: RequestContext, customerId: number, body: Record<string, unknown>): Promise<void> {

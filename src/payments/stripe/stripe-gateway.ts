@@ -1,0 +1,270 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import Stripe from 'stripe';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig, StripeConfig } from 'src/config/app-config';
+import { Clock } from 'src/core/clock/clock';
+import { ApiError } from 'src/core/envelope/api-error';
+import {
+  BankAccountInput,
+  CardInput,
+  ChargeOptions,
+  ChargeSource,
+  ClientSideEntry,
+  GatewayIdentity,
+  GatewayPayer,
+  GatewayResult,
+  PaymentGateway,
+  TokenDetails,
+} from '../payment-gateway';
+import { StripeCustomer } from './stripe-customer.entity';
+import {
+  detailsOf,
+  minorUnits,
+  resultOfCardError,
+  resultOfIntent,
+  resultOfRequestError,
+  succeeded,
+} from './stripe-results';
+
+export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
+/** How many recent PaymentIntents a lookup reads where the server has no search. */
+const LOOKUP_LIST_LIMIT = 1000;
+/** Every amount is charged in the account's currency (US dollars, `currency_id` 1). */
+const CURRENCY = 'usd';
+
+/** The SDK pointed at Stripe, or at the Stripe-compatible server STRIPE_API_URL names. */
+export function stripeClient(config: StripeConfig): Stripe {
+  const url = config.apiUrl ? new URL(config.apiUrl) : null;
+  return new Stripe(config.secretKey, {
+    // The attempt's reference is the idempotency key; the SDK's own retries reuse it.
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(url && {
+      host: url.hostname,
+      port: url.port || (url.protocol === 'https:' ? 443 : 80),
+      protocol: url.protocol === 'https:' ? 'https' : 'http',
+    }),
+  });
+}
+
+/**
+ * Stripe behind the gateway port (DESIGN §6 "Gateways"), with the official SDK. Each payer
+ * gets one Stripe Customer; a method is a PaymentMethod (`pm_…`) attached to it; a charge
+ * is one PaymentIntent whose idempotency key and `metadata.reference` are the payment
+ * attempt's reference, so `lookup` finds it again; a refund is a Stripe Refund under the
+ * refund attempt's reference.
+ */
+@Injectable()
+export class StripeGateway extends PaymentGateway {
+  readonly identity: GatewayIdentity = { gatewayId: 2, gatewayType: 'stripe', nickname: 'Stripe' };
+  override readonly clientSide: ClientSideEntry;
+  readonly stripe: Stripe;
+  /** Keeps Customer-creation keys of two servers sharing one Stripe account apart. */
+  private readonly keyScope: string;
+  private readonly webhookSecret: string;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {
+    super();
+    const stripe = config.stripe;
+    if (!stripe) throw new Error('PAYMENT_GATEWAY=stripe needs the STRIPE_* keys (DESIGN §3)');
+    this.stripe = stripeClient(stripe);
+    this.clientSide = { kind: 'stripe', scriptUrl: STRIPE_JS_URL, publishableKey: stripe.publishableKey };
+    this.keyScope = new URL(config.publicUrl).host;
+    this.webhookSecret = stripe.webhookSecret;
+  }
+
+  /** The event of a webhook delivery, if its `Stripe-Signature` is good for STRIPE_WEBHOOK_SECRET; throws otherwise. */
+  verifyEvent(body: Buffer, signature: string): Stripe.Event {
+    return this.stripe.webhooks.constructEvent(body, signature, this.webhookSecret);
+  }
+
+  /** What a PaymentIntent (in an event) says of its charge. */
+  resultOf(intent: Stripe.PaymentIntent): GatewayResult {
+    return resultOfIntent(intent);
+  }
+
+  /** The payer's Stripe Customer, created once (under an idempotency key, so a race makes one). */
+  async customerOf(payer: GatewayPayer): Promise<string> {
+    const m = this.dataSource.manager;
+    const known = await m.findOneBy(StripeCustomer, { customer_id: payer.customerId });
+    if (known) return known.stripe_customer_id;
+    const created = await this.call(() =>
+      this.stripe.customers.create(
+        {
+          name: payer.name ?? undefined,
+          email: payer.email ?? undefined,
+          metadata: { customer_id: String(payer.customerId) },
+        },
+        { idempotencyKey: `customer-${this.keyScope}-${payer.customerId}` },
+      ),
+    );
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(StripeCustomer)
+      .values({ customer_id: payer.customerId, stripe_customer_id: created.id, created_datetime: this.clock.now() })
+      .orIgnore()
+      .execute();
+    return (await m.findOneByOrFail(StripeCustomer, { customer_id: payer.customerId })).stripe_customer_id;
+  }
+
+  protected async submitTokenizeCard(card: CardInput, payer?: GatewayPayer): Promise<string> {
+    const method = await this.call(
+      () =>
+        this.stripe.paymentMethods.create({
+          type: 'card',
+          card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvv },
+        }),
+      (error) =>
+        error instanceof Stripe.errors.StripeCardError
+          ? ApiError.badRequest(`Field "number": ${error.message}`)
+          : ApiError.badRequest(
+              `Stripe refused the card details (${error.message}). Collect the card with Stripe.js ` +
+                'and send its PaymentMethod id (pm_…) to POST /tokenized instead.',
+            ),
+    );
+    if (payer) await this.attach(method.id, payer, 'number');
+    return method.id;
+  }
+
+  protected async submitTokenizeBankAccount(account: BankAccountInput, payer?: GatewayPayer): Promise<string> {
+    const method = await this.call(
+      () =>
+        this.stripe.paymentMethods.create({
+          type: 'us_bank_account',
+          us_bank_account: {
+            account_number: account.number,
+            routing_number: account.routing,
+            account_holder_type: 'individual',
+          },
+          billing_details: { name: payer?.name ?? 'Account holder' },
+        }),
+      (error) => ApiError.badRequest(`Field "number": ${error.message}`),
+    );
+    if (payer) await this.attach(method.id, payer, 'number');
+    return method.id;
+  }
+
+  protected override async submitAdoptToken(token: string, payer: GatewayPayer): Promise<TokenDetails> {
+    if (!/^pm_[A-Za-z0-9_]+$/.test(token)) {
+      throw ApiError.badRequest('Field "token" must be a Stripe PaymentMethod id (pm_…) made by Stripe.js.');
+    }
+    return detailsOf(await this.attach(token, payer, 'token'));
+  }
+
+  protected async submitCharge(
+    source: ChargeSource,
+    amount: Decimal,
+    reference: string,
+    options?: ChargeOptions,
+  ): Promise<GatewayResult> {
+    const customer = options ? await this.customerOf(options.payer) : undefined;
+    const offSession = options?.offSession ?? true;
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: minorUnits(amount),
+          currency: CURRENCY,
+          customer,
+          payment_method: source.gatewayToken,
+          confirm: true,
+          ...(offSession ? { off_session: true } : {}),
+          // The PaymentMethod is given: no payment page, so no method that needs a redirect.
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          metadata: { reference },
+        },
+        { idempotencyKey: reference },
+      );
+      return resultOfIntent(intent);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeCardError) return resultOfCardError(error);
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return resultOfRequestError(error);
+      // No answer (network, Stripe's 5xx): the attempt stays pending for the sweeper's lookup.
+      throw error;
+    }
+  }
+
+  protected async submitRefund(transid: string, amount: Decimal, reference: string): Promise<GatewayResult> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: transid, amount: minorUnits(amount), metadata: { reference } },
+        { idempotencyKey: reference },
+      );
+      if (refund.status === 'failed' || refund.status === 'canceled') {
+        const message = 'Stripe could not make the refund.';
+        return { outcome: 'error', transid: refund.id, message, errCode: 500, errDetail: `refund_${refund.status}` };
+      }
+      return succeeded(refund.id);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return resultOfRequestError(error);
+      throw error;
+    }
+  }
+
+  protected async submitVoid(transid: string): Promise<GatewayResult> {
+    const intent = await this.call(() => this.stripe.paymentIntents.cancel(transid));
+    return intent.status === 'canceled' ? succeeded(intent.id) : resultOfIntent(intent);
+  }
+
+  /** A pending charge (bank debit, 3-D Secure) as Stripe sees it now; still pending until Stripe says otherwise. */
+  protected async submitSettle(_source: ChargeSource, transid: string): Promise<GatewayResult> {
+    return resultOfIntent(await this.call(() => this.stripe.paymentIntents.retrieve(transid)));
+  }
+
+  protected async submitLookup(reference: string): Promise<GatewayResult | null> {
+    const searched = await this.searchIntent(reference);
+    const intent = searched === undefined ? await this.listedIntent(reference) : searched;
+    return intent ? resultOfIntent(intent) : null;
+  }
+
+  /** Stripe's search on `metadata.reference`; undefined where the server has no search (some Stripe-compatible ones). */
+  private async searchIntent(reference: string): Promise<Stripe.PaymentIntent | null | undefined> {
+    try {
+      const query = `metadata['reference']:'${reference.replace(/'/g, '')}'`;
+      return (await this.stripe.paymentIntents.search({ query, limit: 1 })).data[0] ?? null;
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return undefined;
+      throw error;
+    }
+  }
+
+  /** Without search: the most recent PaymentIntents (a swept attempt is at most hours old). */
+  private async listedIntent(reference: string): Promise<Stripe.PaymentIntent | null> {
+    let read = 0;
+    for await (const intent of this.stripe.paymentIntents.list({ limit: 100 })) {
+      if (intent.metadata?.reference === reference) return intent;
+      if (++read >= LOOKUP_LIST_LIMIT) break;
+    }
+    return null;
+  }
+
+  private attach(method: string, payer: GatewayPayer, field: string): Promise<Stripe.PaymentMethod> {
+    return this.customerOf(payer).then((customer) =>
+      this.call(
+        () => this.stripe.paymentMethods.attach(method, { customer }),
+        (error) => ApiError.badRequest(`Field "${field}": ${error.message}`),
+      ),
+    );
+  }
+
+  /** A Stripe call; a refusal of the request (4xx) becomes `refused(error)` when given. */
+  private async call<T>(run: () => Promise<T>, refused?: (error: Stripe.errors.StripeError) => Error): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (
+        refused &&
+        (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError)
+      ) {
+        throw refused(error);
+      }
+      throw error;
+    }
+  }
+}
