@@ -129,7 +129,7 @@ describe('billing run: --dry-run is the run without the commit', () => {
     const real = await runAsOf(asOf, false);
     expect(plain(real.summary)).toEqual(plain(dry.summary));
     expect(await described(real.invoices, true)).toEqual(dryInvoices);
-  });
+  }, 300_000);
 
   it('with USAGE_URL: the same usage pulled per cycle, and the same failure for a subscription it refuses', async () => {
     const server = createServer((req, res) => {
@@ -180,5 +180,5 @@ describe('billing run: --dry-run is the run without the commit', () => {
     const real = await runAsOf(asOf, false);
     expect(plain(real.summary)).toEqual(plain(dry.summary));
     expect(await described(real.invoices, true)).toEqual(dryInvoices);
-  });
+  }, 300_000);
 });

@@ -376,7 +376,8 @@ describe('quote links, documents, mail and portal quotes', () => {
       expect(mail.subject).toBe('Quote #Q-MAIL from Northwind Hosting LLC');
       expect(mail.content).toContain('Hello Acme Widgets,');
       expect(mail.content).toContain('valid until 2026-03-31');
-      expect(mail.content).toContain('Total: $ 104.94 (Monthly)');
+      // One monthly Plan line (99.00 + 6 % = 104.94), nothing one-time: all of it due on acceptance and monthly.
+      expect(mail.content).toContain('Due on acceptance: $ 104.94. Then monthly: $ 104.94.');
       expect(mail.content).toContain('Content-Type: text/html');
       const links = linksIn(mail.content, BASE);
       for (const link of [quote.url_permalink, quote.url_pdflink, quote.url_acceptlink, quote.url_rejectlink]) {

@@ -29,6 +29,7 @@ import { SubscriptionsService } from 'src/subscriptions/subscriptions.service';
 import { QuoteLine } from './entities/quote-line.entity';
 import { Quote } from './entities/quote.entity';
 import { QuoteEvents } from './quote-events';
+import { quoteParts } from './quote-parts';
 import { QuoteReader } from './quote-reader';
 import { QUOTE_REF } from './quote-ref';
 import { QuotesService } from './quotes.service';
@@ -165,7 +166,8 @@ export class QuoteActions {
         date: wire.date,
         validUntil: wire.validuntil_date,
         recurring: quote.paycycle !== 'one',
-        paycycleName: wire.paycycle_name,
+        paycycleWord: String(wire.paycycle_name).toLowerCase(),
+        recurringTotal: formatAmount(symbol, quoteParts(wire).recurring),
         total: formatAmount(symbol, quote.total),
         upfront: formatAmount(symbol, quote.upfront),
         viewUrl: wire.url_permalink,

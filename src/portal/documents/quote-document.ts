@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { formatAmount } from 'src/core/money/money-format';
+import { quoteParts } from 'src/quotes/quote-parts';
 import { documentLines, documentParty, PrintedDocument } from './printed-document';
 import { decimalOf, text } from './wire-values';
 
@@ -49,10 +50,7 @@ export function quoteDocument(businessName: string, quote: Wire, customer: Wire,
   const validUntil = text(quote.validuntil_date);
   const setup = decimalOf(quote.setup);
   const lines = (quote.line_items as Wire[] | undefined) ?? [];
-  // Lines priced at a one-time (`one`) tierset are billed on acceptance only, with their taxes.
-  const onceOnly = lines
-    .filter((line) => (line.tierset as Wire | null | undefined)?.paycycle === 'one')
-    .reduce((sum, line) => sum.plus(decimalOf(line.line_total)), new Decimal(0));
+  const { onceOnly, recurring } = quoteParts(quote);
   return {
     businessName,
     kind: 'Quote',
@@ -79,7 +77,7 @@ export function quoteDocument(businessName: string, quote: Wire, customer: Wire,
         : [
             {
               label: `Then ${paycycleName.toLowerCase()}`,
-              amount: formatAmount(symbol, decimalOf(quote.total).minus(onceOnly)),
+              amount: formatAmount(symbol, recurring),
               strong: true,
               id: 'recurring',
             },
