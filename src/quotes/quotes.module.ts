@@ -9,6 +9,7 @@ import { QuoteActions } from './quote-actions';
 import { QuoteCustomerActivity } from './quote-customer-activity';
 import { QuoteCustomerDeletion } from './quote-customer-deletion';
 import { QuoteEvents } from './quote-events';
+import { QuoteInvoiceLinks } from './quote-invoice-links';
 import { QuoteLineWriter } from './quote-line-writer';
 import { QuoteNightly } from './quote-nightly';
 import { QuoteReader } from './quote-reader';
@@ -29,6 +30,7 @@ import { QuotesService } from './quotes.service';
     QuoteLineWriter,
     QuoteCustomerActivity,
     QuoteNightly,
+    QuoteInvoiceLinks,
   ],
   exports: [QuotesService, QuoteActions],
 })
