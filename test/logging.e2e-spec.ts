@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Logger as AppLogger } from 'nestjs-pino';
 import request from 'supertest';
 import { currentScope, scopeTrackingOn } from 'src/database/call-scope';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { AppLogger } from 'src/ops/logging/app-logger';
 import { RequestLogMiddleware } from 'src/ops/logging/request-log.middleware';
 import { captureOutput } from './support/secret-scan';
 import { API_PASS, AUTH, createTestApp, TestApp } from './support/test-app';
