@@ -74,5 +74,6 @@ export class MailService {
       this.logger.error(`Mail ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     await this.dataSource.getRepository(MailMessage).update(id, { status });
+    this.logger.debug(`Mail ${id} ${status}`);
   }
 }
