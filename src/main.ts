@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { loadConfig, loadDotEnv } from './config/load-config';
 import { configureApp } from './configure-app';
 import { CredentialService } from './core/auth/credential.service';
+import { AppLogger } from './ops/logging/app-logger';
 import { handleShutdownSignals } from './ops/shutdown/graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
@@ -15,7 +15,7 @@ async function bootstrap(): Promise<void> {
     bodyParser: false,
     bufferLogs: true,
   });
-  app.useLogger(app.get(PinoLogger));
+  app.useLogger(app.get(AppLogger));
   configureApp(app);
   handleShutdownSignals(app, config.shutdownTimeoutMs);
   const generated = await app.get(CredentialService).bootstrap();

@@ -44,7 +44,7 @@ describe('items', () => {
           setup: 0,
           base: 100.99,
           minimum: 0,
-          percent: 0,
+          percent: '0.000000', // a string, as the recorded traffic has it
           paycycle: 'mon',
           pricemodel: 'fla',
           currency_symbol: '$',
@@ -122,7 +122,7 @@ describe('items', () => {
     }
     const discount = await createItem({ name: '10% off', item_type: 'discount', pricemodel: { percent: 10 } });
     const read = (await t.get(`/api/v3/item/${discount}`).expect(200)).body.response;
-    expect(read.tiersets[0]).toMatchObject({ percent: 10, percent_formatted: '10 %', paycycle: 'mon' });
+    expect(read.tiersets[0]).toMatchObject({ percent: '10.000000', percent_formatted: '10 %', paycycle: 'mon' });
   });
 
   it('refuses bad tiers, bad models and bad fields with a 400 naming them, writing nothing', async () => {

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Logger as AppLogger } from 'nestjs-pino';
 import request from 'supertest';
 import { currentScope, scopeTrackingOn } from 'src/database/call-scope';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { AppLogger } from 'src/ops/logging/app-logger';
 import { RequestLogMiddleware } from 'src/ops/logging/request-log.middleware';
 import { captureOutput } from './support/secret-scan';
 import { API_PASS, AUTH, createTestApp, TestApp } from './support/test-app';
@@ -40,7 +40,10 @@ describe('structured request logs', () => {
 
     expect(given.headers['x-request-id']).toBe('trace-abc.1');
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const line = lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'trace-abc.1');
+    // At LOG_LEVEL=verbose a request also has its debug line 'request received'.
+    const line = lines.find(
+      (l) => (l.req as { id?: string } | undefined)?.id === 'trace-abc.1' && l.msg === 'request completed',
+    );
     expect(line).toMatchObject({
       level: 30,
       username: 'test-integration',
@@ -183,6 +186,79 @@ describe('log lines written inside a request', () => {
     expect(lines.find((l) => l.msg === 'outside any request')).not.toHaveProperty('req');
     const error = lines.find((l) => l.context === 'Error');
     expect(error).toMatchObject({ level: 50, req: { id: 'req-500-line', method: 'GET', url: '/api/v3/customer' } });
-    expect(lines.filter((l) => (l.req as { id?: string } | undefined)?.id === 'req-500-line')).toHaveLength(2);
+    const ofRequest = lines.filter((l) => (l.req as { id?: string } | undefined)?.id === 'req-500-line');
+    expect(ofRequest.map((l) => l.msg as string).filter((m) => !m.startsWith('['))).toEqual([
+      'request received', // debug: LOG_LEVEL=verbose
+      'request errored',
+    ]);
+    expect(ofRequest).toHaveLength(3);
+  });
+});
+
+describe('log levels and refusals (issue 41)', () => {
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+  async function appAt(level: string): Promise<TestApp> {
+    const app = await createTestApp({ LOG_LEVEL: level });
+    app.app.useLogger(app.app.get(AppLogger)); // as main.ts does
+    apps.push(app);
+    return app;
+  }
+
+  it('writes debug lines at LOG_LEVEL=debug (a request arriving, a job done, a mail), none at info', async () => {
+    const write = async (t: TestApp): Promise<Array<Record<string, unknown>>> => {
+      const capture = captureOutput();
+      const customer = (await t.post('/api/v3/customer', { company: 'Debugged', superuser_email: 'd@example.com' }))
+        .body.response.id as number;
+      const user = (await t.get(`/api/v3/customer/${customer}`)).body.response.superuser_id as number;
+      await t.post(`/api/v3/user/${user}?action=password`, {}).expect(200); // mails a reset link
+      await t.drainJobs();
+      return jsonLines(capture.stop());
+    };
+    const debugLines = (await write(await appAt('debug'))).filter((l) => l.level === 20);
+    expect(debugLines.find((l) => l.msg === 'request received')).toMatchObject({
+      req: { method: 'POST', url: '/api/v3/customer' },
+    });
+    expect(debugLines.length).toBeGreaterThan(1);
+    expect((await write(await appAt('info'))).filter((l) => l.level === 20)).toEqual([]);
+  });
+
+  it('logs a 4xx with its reason, never its body or a credential', async () => {
+    const t = await appAt('info');
+    const capture = captureOutput();
+    const body = { company: 'Refused', colour: 'secret-body-value', password: 'Body-Pass-Wort-99' };
+    const refused = await t.post('/api/v3/customer', body).set('X-Request-Id', 'req-400-reason').expect(400);
+    await t.http.get('/api/v3/customer').set('X-Request-Id', 'req-401-reason').set('Authorization', 'Basic eDp5');
+    const card = await t
+      .post('/api/v3/creditcard', { customer_id: 999999, number: '4111111111111111', cvv: '321' })
+      .set('X-Request-Id', 'req-card');
+    const output = capture.stop();
+    const lines = jsonLines(output);
+    const lineOf = (id: string) => lines.find((l) => (l.req as { id?: string } | undefined)?.id === id);
+
+    expect(lineOf('req-400-reason')).toMatchObject({
+      level: 30,
+      res: { statusCode: 400 },
+      reason: refused.body.message as string,
+    });
+    expect(String(lineOf('req-400-reason')?.reason)).toMatch(/colour|password/);
+    expect(lineOf('req-401-reason')).toMatchObject({ res: { statusCode: 401 }, reason: expect.any(String) });
+    expect(lineOf('req-card')).toMatchObject({ res: { statusCode: card.status }, reason: card.body.message as string });
+    for (const secret of [
+      'secret-body-value',
+      'Body-Pass-Wort-99',
+      '4111111111111111',
+      API_PASS,
+      AUTH.slice(6),
+      'eDp5',
+    ]) {
+      expect(output).not.toContain(secret);
+    }
+    // A 2xx has no reason.
+    expect(
+      lines.filter((l) => (l.res as { statusCode: number } | undefined)?.statusCode === 200 && 'reason' in l),
+    ).toEqual([]);
   });
 });

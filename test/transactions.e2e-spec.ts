@@ -454,8 +454,9 @@ describe('transactions', () => {
       const customerId = await newCustomer();
       const payment = await paid(customerId, '99.00');
       const partial = await t.post(`/api/v3/transaction/${payment}?action=refund`, { amount: 10.0 }).expect(200);
-      expect(partial.body.response).toEqual({ id: expect.stringMatching(/^\d+$/) });
-      const refundId = Number(partial.body.response.id);
+      // A number, as every other create answers (the recorded traffic has a string here).
+      expect(partial.body.response).toEqual({ id: expect.any(Number) });
+      const refundId = partial.body.response.id;
       expect(await read(refundId)).toMatchObject({
         amount: -10,
         transaction_type: 'ref',

@@ -28,6 +28,13 @@ import { PortalLinksService } from './portal-links.service';
 
 export const CONTACT_REF: RefTarget<Contact> = { entity: Contact, idColumn: 'user_id', resource: 'user' };
 
+/**
+ * `the_users_password` of user/insert (SPEC "Events") when the contact was created with a
+ * password: that one was set, never what it is (a webhook leaves the process and is logged
+ * by its receiver); the same eight characters whatever its length. null when none was set.
+ */
+export const PASSWORD_SET_MASK = '********';
+
 @Injectable()
 export class ContactsService {
   constructor(
@@ -76,7 +83,7 @@ export class ContactsService {
         contextStr: 'user',
         contextId: userId,
         event: 'insert',
-        data: { user, the_users_password: null },
+        data: { user, the_users_password: dto.password === undefined ? null : PASSWORD_SET_MASK },
       });
       await this.events.record(tx, ctx, {
         contextStr: 'customer',

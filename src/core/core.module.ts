@@ -5,6 +5,7 @@ import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { BasicAuthenticator } from './auth/basic-authenticator';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
+import { HttpBasicStrategy } from './auth/http-basic.strategy';
 import { CredentialService } from './auth/credential.service';
 import { LoginThrottle } from './auth/login-throttle';
 import { Clock } from './clock/clock';
@@ -53,6 +54,7 @@ import { DomainEvent } from './events/domain-event.entity';
     CredentialService,
     LoginThrottle,
     BasicAuthenticator,
+    HttpBasicStrategy,
     RevisionService,
     EventRecorder,
     InternalRequestMarker,

@@ -22,7 +22,8 @@ export type WireTierset = {
   setup: number | null;
   base: number | null;
   minimum: number | null;
-  percent: number | null;
+  /** A string with six decimals (`"0.000000"`), as the recorded traffic has it. */
+  percent: string;
   paycycle: string;
   pricemodel: string;
   write_datetime: string | null;
@@ -54,7 +55,7 @@ export class TiersetPresenter {
       setup: moneyToJson(t.setup),
       base: moneyToJson(t.base),
       minimum: moneyToJson(t.minimum),
-      percent: moneyToJson(t.percent),
+      percent: t.percent.toFixed(6),
       paycycle: t.paycycle,
       pricemodel: t.pricemodel,
       write_datetime: this.wire.datetime(t.write_datetime),

@@ -28,13 +28,17 @@ export interface MailOverrides {
   from?: string;
 }
 
-/** Reads an `email` action's body; the 400 names the field and its problem. */
-export function mailOverrides(body: unknown): MailOverrides {
+/**
+ * Reads the body of an action that mails (`email` on invoices and quotes, `welcome` on
+ * subscriptions); the 400 names the field and its problem.
+ */
+export function mailOverrides(body: unknown, action = 'email'): MailOverrides {
   if (body === undefined || body === null || body === '') return {};
   if (!isPlainObject(body)) throw ApiError.badRequest('The request body must be a JSON object.');
   const out: MailOverrides = {};
   for (const [key, value] of Object.entries(body)) {
-    if (!EMAIL_FIELDS.has(key)) throw ApiError.badRequest(`Invalid field: "${key}" is not a field of action email.`);
+    if (!EMAIL_FIELDS.has(key))
+      throw ApiError.badRequest(`Invalid field: "${key}" is not a field of action ${action}.`);
     if (key === 'message_id') continue; // templates are not stored yet; the default message is used
     if (typeof value !== 'string') throw ApiError.badRequest(`Invalid field "${key}": must be a string.`);
     const length = key === 'body' ? Buffer.byteLength(value) : value.length;

@@ -132,6 +132,7 @@ export class MailService implements OnModuleInit {
       this.logger.error(`Mail ${id} failed: ${errorText(error)}`);
     }
     await this.uow.run((tx) => tx.manager.update(MailMessage, id, { status }));
+    this.logger.debug(`Mail ${id} ${status}`);
   }
 
   /**

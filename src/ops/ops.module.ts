@@ -1,10 +1,10 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from 'src/config/app-config';
 import { HealthController } from './health/health.controller';
 import { RedisPing } from './health/redis-ping';
-import { pinoHttpOptions } from './logging/pino-http-options';
+import { AppLogger } from './logging/app-logger';
+import { createRootLogger, ROOT_LOGGER } from './logging/root-logger';
 import { RequestLogMiddleware } from './logging/request-log.middleware';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsAuthGuard } from './metrics/metrics-auth.guard';
@@ -18,23 +18,19 @@ export class OpsModule implements NestModule {
     const redisUrl = config.redisUrl;
     return {
       module: OpsModule,
-      imports: [
-        TerminusModule.forRoot({ logger: false }),
-        LoggerModule.forRoot({
-          pinoHttp: pinoHttpOptions(config),
-          // Its logger is the application's; its middleware (a pino-http child logger and an
-          // AsyncLocalStorage per request) is replaced by RequestLogMiddleware, mounted below.
-          forRoutes: [],
-        }),
-      ],
+      imports: [TerminusModule.forRoot({ logger: false })],
       controllers: [HealthController, MetricsController],
       providers: [
+        // The application's one pino logger, and Nest's logger over it (main.ts).
+        { provide: ROOT_LOGGER, useValue: createRootLogger(config) },
+        AppLogger,
         HttpMetricsMiddleware,
         RequestLogMiddleware,
         MetricsAuthGuard,
         RuntimeMetrics,
         ...(redisUrl ? [{ provide: RedisPing, useFactory: () => new RedisPing(redisUrl) }] : []),
       ],
+      exports: [ROOT_LOGGER, AppLogger],
     };
   }
 

@@ -9,6 +9,7 @@ import { QuoteActions } from './quote-actions';
 import { QuoteCustomerActivity } from './quote-customer-activity';
 import { QuoteCustomerDeletion } from './quote-customer-deletion';
 import { QuoteEvents } from './quote-events';
+import { QuoteInvoiceLinks } from './quote-invoice-links';
 import { QuoteLineWriter } from './quote-line-writer';
 import { QuoteNightly } from './quote-nightly';
 import { QuoteReader } from './quote-reader';
@@ -40,6 +41,7 @@ import { QuoteLine } from './entities/quote-line.entity';
     QuoteLineWriter,
     QuoteCustomerActivity,
     QuoteNightly,
+    QuoteInvoiceLinks,
   ],
   exports: [QuotesService, QuoteActions],
 })

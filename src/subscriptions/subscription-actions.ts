@@ -15,6 +15,7 @@ import { validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { modStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { mailOverrides, MailOverrides, overriddenMail } from 'src/mail/mail-overrides';
 import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
 import { CancelDto, HoldDto, InvoiceNowDto, PaycycleDto, SuspendDto, UpgradeDto } from './dto/subscription-actions.dto';
@@ -81,7 +82,7 @@ export class SubscriptionActions {
       paycycle: (ref, body, ctx) => this.paycycle(ref, validateBody(PaycycleDto, body), ctx),
       paymethod: (ref, body, ctx) => this.paymethod(ref, validateBody(SubscriptionPaymethodDto, body), ctx),
       setPayMethod: (ref, body, ctx) => this.paymethod(ref, validateBody(SubscriptionPaymethodDto, body), ctx),
-      welcome: (ref, body, ctx) => this.welcome(ref, validateBody(class {}, body), ctx),
+      welcome: (ref, body, ctx) => this.welcome(ref, mailOverrides(body, 'welcome'), ctx),
       invoice: (ref, body, ctx) => this.invoice(ref, validateBody(InvoiceNowDto, body), ctx),
       ...this.added,
     };
@@ -324,31 +325,35 @@ export class SubscriptionActions {
     return true;
   }
 
-  /** Mails the welcome message to the customer's contacts with an e-mail address. */
-  private async welcome(ref: string, _dto: object, ctx: RequestContext): Promise<true> {
+  /**
+   * Mails the welcome message to the given addresses, else to the customer's contacts with an
+   * e-mail address; the body takes the overrides of the invoice `email` action.
+   */
+  private async welcome(ref: string, overrides: MailOverrides, ctx: RequestContext): Promise<true> {
     await this.uow.run(async (tx) => {
       const sub = await lockedSubscriptionByRef(tx, ref);
       const contacts = await tx.manager.find(Contact, {
         where: { customer_id: sub.customer_id, email: Not(IsNull()) },
         order: { user_id: 'ASC' },
       });
-      const to = [...new Set(contacts.map((c) => (c.email as string).trim()).filter(Boolean))];
-      if (to.length === 0) throw ApiError.badRequest('The customer has no contact with an e-mail address.');
+      const to = overrides.email ?? [...new Set(contacts.map((c) => (c.email as string).trim()).filter(Boolean))];
+      if (to.length === 0) {
+        throw ApiError.badRequest('The customer has no contact with an e-mail address: send "email".');
+      }
       if (ctx.sendEmails) {
         const pkg = await this.reader.full(tx.manager, sub.package_id);
         const customer = await tx.manager.findOneByOrFail(Customer, { customer_id: sub.customer_id });
-        await this.mail.send(tx, {
-          to,
-          ...this.templates.render('welcome', {
-            nickname: pkg.nickname,
-            paycycle: String(pkg.paycycle_name).toLowerCase(),
-            nextInvoice: typeof pkg.next_invoice_datetime === 'string' ? pkg.next_invoice_datetime : 'none',
-            statementUrl: this.wire.pageUrl(`r/statement/i/${customer.token}`),
-            paymethodUrl: this.wire.pageUrl(`r/paymethod/i/${customer.token}`),
-          }),
-          contextStr: 'package',
-          contextId: sub.package_id,
+        const message = this.templates.render('welcome', {
+          nickname: pkg.nickname,
+          paycycle: String(pkg.paycycle_name).toLowerCase(),
+          nextInvoice: typeof pkg.next_invoice_datetime === 'string' ? pkg.next_invoice_datetime : 'none',
+          statementUrl: this.wire.pageUrl(`r/statement/i/${customer.token}`),
+          paymethodUrl: this.wire.pageUrl(`r/paymethod/i/${customer.token}`),
         });
+        await this.mail.send(
+          tx,
+          overriddenMail(message, overrides, to, { contextStr: 'package', contextId: sub.package_id }),
+        );
       }
       await this.revisions.record(tx, ctx, 'package', sub.package_id, `Welcome message sent to ${to.join(', ')}`);
     });

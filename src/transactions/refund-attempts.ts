@@ -49,7 +49,7 @@ export class RefundAttempts {
   ) {}
 
   /** `amount` defaults to what is left to refund, never more; unapplied money goes back first. */
-  async refund(ctx: RequestContext, ref: string, rawAmount: Decimal | null): Promise<{ id: string }> {
+  async refund(ctx: RequestContext, ref: string, rawAmount: Decimal | null): Promise<{ id: number }> {
     const m = this.dataSource.manager;
     const payment = await findByPathRef(m, TRANSACTION_REF, ref);
     if (payment.transaction_type === 'cre') throw ApiError.badRequest('A credit memo cannot be refunded.');
@@ -66,7 +66,7 @@ export class RefundAttempts {
       await this.fail(attempt);
       throw ApiError.badRequest(`This refund could not be processed: ${result.message}`);
     }
-    return { id: String(await this.complete(attempt)) };
+    return { id: await this.complete(attempt) };
   }
 
   /** Ends a refund the gateway refused or never received: what it held counts again. */

@@ -69,7 +69,7 @@ export class TransactionActionsService {
   }
 
   /** Refund of a payment (RefundAttempts: recorded before the gateway refunds, completed after). */
-  refund(ctx: RequestContext, ref: string, rawAmount: unknown): Promise<{ id: string }> {
+  refund(ctx: RequestContext, ref: string, rawAmount: unknown): Promise<{ id: number }> {
     const asked = rawAmount === undefined ? null : parsePositiveAmount(rawAmount, 'amount');
     return this.refunds.refund(ctx, ref, asked);
   }

@@ -5,6 +5,9 @@ const APPLIED = 'SELECT 1 FROM transaction_applied qta WHERE qta.transaction_id 
 const APPLIED_INVOICE =
   'SELECT 1 FROM transaction_applied qta INNER JOIN invoice qti ON qti.invoice_id = qta.invoice_id ' +
   'WHERE qta.transaction_id = t.transaction_id AND {cond}';
+const APPLIED_PACKAGE =
+  'SELECT 1 FROM transaction_applied qta INNER JOIN invoice qti ON qti.invoice_id = qta.invoice_id ' +
+  'INNER JOIN package qtp ON qtp.package_id = qti.package_id WHERE qta.transaction_id = t.transaction_id AND {cond}';
 
 /** Transaction query fields (SPEC "Transactions"), for the list alias `t`. */
 export const TRANSACTION_QUERY_FIELDS: FieldMap = {
@@ -29,4 +32,5 @@ export const TRANSACTION_QUERY_FIELDS: FieldMap = {
   'transaction_status.state': { expr: statusStateSql('t.status_str'), type: 'string' },
   'applied_to.invoice_id': { expr: 'qta.invoice_id', type: 'int', exists: APPLIED },
   'applied_to.package_id': { expr: 'qti.package_id', type: 'int', exists: APPLIED_INVOICE },
+  'applied_to.package_external_key': { expr: 'qtp.external_key', type: 'string', exists: APPLIED_PACKAGE },
 };

@@ -1,24 +1,27 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
-import { AuthenticatedUser } from 'src/core/context/request-context';
+import { AuthGuard } from '@nestjs/passport';
 import { BasicAuthenticator } from './basic-authenticator';
+import { REQUEST_AUTHENTICATOR, RequestWithAuthenticator } from './http-basic.strategy';
 import { IS_PUBLIC } from './public.decorator';
 
-/** Global guard: every route needs valid HTTP Basic credentials unless marked @Public(). */
+/**
+ * Global guard: every route needs valid HTTP Basic credentials unless marked @Public().
+ * The check is passport's (HttpBasicStrategy); `req.user` is the signed-in API user.
+ */
 @Injectable()
-export class BasicAuthGuard implements CanActivate {
+export class BasicAuthGuard extends AuthGuard('basic') {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: BasicAuthenticator,
-  ) {}
+  ) {
+    super({ session: false });
+  }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  override canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
-    const http = context.switchToHttp();
-    const req = http.getRequest<Request & { user?: AuthenticatedUser }>();
-    req.user = await this.authenticator.authenticate(req, http.getResponse<Response>());
-    return true;
+    context.switchToHttp().getRequest<RequestWithAuthenticator>()[REQUEST_AUTHENTICATOR] = this.authenticator;
+    return super.canActivate(context) as Promise<boolean>;
   }
 }

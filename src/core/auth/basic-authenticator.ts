@@ -8,8 +8,9 @@ import { LoginThrottle } from './login-throttle';
 
 /**
  * Checks a request's HTTP Basic credentials (RFC 7617) against the API credential table,
- * slowing failed sign-ins (429 with Retry-After). passport-http is not used: it splits the
- * decoded pair at every colon, so `user:pass:extra` signed in as `user:pass`.
+ * slowing failed sign-ins (429 with Retry-After): the verify step of HttpBasicStrategy
+ * (passport-http), which reads the whole header itself because passport-http cuts the
+ * password at its first colon (`user:pass:extra` would sign in as `user:pass`).
  */
 @Injectable()
 export class BasicAuthenticator {

@@ -8,6 +8,7 @@ import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
 import { DEPENDENCY_MESSAGES, failedDependency } from './dependency-failure';
 import { errorEnvelope } from './envelope';
+import { noteRefusal } from './refusal-reason';
 import { sendJson } from './send-json';
 
 /**
@@ -23,6 +24,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const { code, message, details } = this.describe(exception, res.req);
     if (res.headersSent) return;
+    if (code >= 400 && code < 500) noteRefusal(res, message);
     sendJson(res, code, errorEnvelope(code, message, details));
   }
 

@@ -100,5 +100,6 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
       return;
     }
     await handler(job.data);
+    this.logger.debug(`Job "${job.name}" ${String(job.id)} done`);
   }
 }

@@ -70,6 +70,7 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     }
     try {
       await handler(payload);
+      this.logger.debug(`Job "${name}" done`);
     } catch (error) {
       this.logger.error(`Job "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
     }

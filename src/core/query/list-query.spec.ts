@@ -294,6 +294,32 @@ describe('applyListQuery order and paging', () => {
   });
 });
 
+describe('paging glued on by the reference PHP client (recorded traffic)', () => {
+  it('reads `limit=<n>?offset=<n>` at the end of where as the paging', async () => {
+    // vip tags: persons 1 and 2; offset 1, limit 1 leaves person 2.
+    expect(await ids({ where: 'tags.tag:EQUALS:viplimit=1?offset=1', limit: undefined })).toEqual([2]);
+    expect(await ids({ where: 'tags.weight:EQUALS:5limit=100?offset=0', limit: undefined })).toEqual([1]);
+  });
+
+  it('reads it at the end of order too', async () => {
+    expect(await ids({ order: 'id:DESClimit=2?offset=0', limit: undefined })).toEqual([7, 6]);
+  });
+
+  it('lets paging named properly win over the glued one', async () => {
+    // limit 500 given as its own parameter; the glued offset 1 still applies: persons 2..7.
+    expect(await ids({ where: 'id:GT:0limit=1?offset=1' })).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it('leaves a value without the `?` of the glued tail alone', async () => {
+    expect(await badRequest({ order: 'id:DESClimit=2' })).toMatch(/Invalid sort direction in order: "DESClimit=2"/);
+  });
+
+  it('unglues a count query', async () => {
+    const qb = applyWhere(personQuery(), FIELDS, 'tags.tag:EQUALS:eulimit=100?offset=0', OPTIONS.timezone);
+    expect(await qb.getCount()).toBe(2); // eu tags: persons 1 and 5
+  });
+});
+
 describe('applyWhere', () => {
   it('filters a count query', async () => {
     expect(
@@ -327,7 +353,7 @@ describe('applyListQuery errors', () => {
   });
 
   it('rejects a value of the wrong type, naming the field', async () => {
-    expect(await badRequest({ where: 'tags.weight:EQUALS:44limit=100?offset=0' })).toMatch(
+    expect(await badRequest({ where: 'tags.weight:EQUALS:44limit=100' })).toMatch(
       /^Invalid value for where field "tags.weight": expected an integer/,
     );
     expect(await badRequest({ where: 'amount:GT:1e3' })).toMatch(/"amount": expected a decimal number/);

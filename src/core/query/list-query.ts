@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { FieldMap } from './field-map';
+import { ungluePaging } from './glued-paging';
 import { SortKey, compileOrder } from './order-clause';
 import { parseOrder } from './order-parser';
 import { Paging, parsePaging } from './paging';
@@ -38,9 +39,10 @@ const PARAM_PREFIX = 'lq_w';
 export function applyListQuery<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,
   fields: FieldMap,
-  query: ListQueryInput,
+  raw: ListQueryInput,
   opts: ListQueryOptions,
 ): Paging {
+  const query = ungluePaging(raw);
   const where = compileWhere(qb.getParameters(), fields, query.where, opts.timezone);
   const order = compileOrder(fields, parseOrder(singleQueryParam('order', query.order)), opts.defaultOrder);
   const paging = parsePaging(query.offset, query.limit);
@@ -58,7 +60,7 @@ export function applyWhere<T extends ObjectLiteral>(
   where: unknown,
   timezone: string,
 ): SelectQueryBuilder<T> {
-  addWhere(qb, compileWhere(qb.getParameters(), fields, where, timezone));
+  addWhere(qb, compileWhere(qb.getParameters(), fields, ungluePaging({ where }).where, timezone));
   return qb;
 }
 
@@ -68,9 +70,10 @@ export function applyWhere<T extends ObjectLiteral>(
  */
 export function listQueryClause(
   fields: FieldMap,
-  query: ListQueryInput,
+  raw: ListQueryInput,
   opts: ListQueryOptions,
 ): { where?: string; tail: string; params: Record<string, unknown>; paging: Paging } {
+  const query = ungluePaging(raw);
   const where = compileWhere({}, fields, query.where, opts.timezone);
   const order = compileOrder(fields, parseOrder(singleQueryParam('order', query.order)), opts.defaultOrder);
   const paging = parsePaging(query.offset, query.limit);

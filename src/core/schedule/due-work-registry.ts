@@ -24,6 +24,7 @@ export class DueWorkRegistry {
   async runOne(work: DueWork, asOf: Date): Promise<void> {
     try {
       await work.runDue(asOf);
+      this.logger.debug(`${work.name} ran as of ${asOf.toISOString()}`);
     } catch (error) {
       this.logger.error(`${work.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,28 +1,33 @@
 import { performance } from 'node:perf_hooks';
-import { Injectable, NestMiddleware } from '@nestjs/common';
+import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { assignRequestId } from 'src/core/context/request-id';
+import { refusalOf } from 'src/core/envelope/refusal-reason';
 import { openScope } from 'src/database/call-scope';
+import { ROOT_LOGGER } from './root-logger';
 
 /** Methods that only read: they carry no call scope (below). */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The request's id (`X-Request-Id`), its scope and its one line once answered: request id,
- * credential username, route template, status and duration (`responseTime`, ms).
+ * credential username, route template, status, duration (`responseTime`, ms) and, for a
+ * 4xx, its `reason`. At LOG_LEVEL=debug a line when it arrives too.
  *
- * It stands in for pino-http's middleware (nestjs-pino mounts it on no route, see
- * OpsModule): that one built a child logger per request and ran it in an AsyncLocalStorage
- * of its own. Here a write only enters the process' one call scope, and a line logged
- * inside it gets its `req` from there (the logger's mixin) when it is written.
+ * It stands in for pino-http's middleware, which built a child logger per request and ran
+ * it in an AsyncLocalStorage of its own. Here a write only enters the process' one call
+ * scope, and a line logged inside it gets its `req` from there (the logger's mixin) when it
+ * is written.
  */
 @Injectable()
 export class RequestLogMiddleware implements NestMiddleware {
+  constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
+
   use(req: Request & { id?: string }, res: Response, next: NextFunction): void {
     req.id = assignRequestId(req, res);
-    const logger = PinoLogger.root;
+    const logger = this.logger;
+    if (logger.isLevelEnabled('debug')) logger.debug({ req }, 'request received');
     // The line is written at info: above that level nothing needs to know when the request ends.
     if (logger.isLevelEnabled('info')) {
       // A duration, not a moment: the monotonic timer, which neither the Clock nor a
@@ -51,6 +56,8 @@ function writeRequestLine(logger: Logger, req: Request, res: Response, responseT
     route: route?.path ? `${req.baseUrl ?? ''}${route.path}` : undefined,
     res,
     err: failed ? new Error(`failed with status code ${res.statusCode}`) : undefined,
+    // A 4xx says why (the client's message, never its body).
+    reason: res.statusCode >= 400 && !failed ? refusalOf(res) : undefined,
     responseTime,
   };
   logger.info(fields, failed ? 'request errored' : 'request completed');
