@@ -1,5 +1,16 @@
 import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
-import { createTables, datetime, decimal, dropTables, fixedId, int, single, TableSpec, varchar } from './schema-builders';
+import {
+  createTables,
+  datetime,
+  decimal,
+  dropTables,
+  fixedId,
+  int,
+  single,
+  TableSpec,
+  varchar,
+} from './schema-builders';
+import { foldTextCaseOnSqlite } from './sqlite-text-collation';
 
 /**
  * The Stripe gateway (issue 38): each customer's one Stripe Customer, the gateway events
@@ -12,10 +23,13 @@ export class StripeGateway1795792988562 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await createTables(queryRunner, TABLES);
     await queryRunner.addColumn('tokenized', new TableColumn(varchar('last4', 4, { nullable: true })));
+    // SQLite rebuilds the table to add a column, dropping its text columns' NOCASE.
+    await foldTextCaseOnSqlite(queryRunner);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropColumn('tokenized', 'last4');
+    await foldTextCaseOnSqlite(queryRunner);
     await dropTables(queryRunner, TABLES);
   }
 }
