@@ -387,6 +387,36 @@ describe('Stripe gateway', () => {
     });
   });
 
+  describe('hosted payment-method page', () => {
+    it('saves the pm_ id Stripe.js made as the card on file, and refuses a raw card form', async () => {
+      const customer = await make.newCustomer(t);
+      const link = (await t.get(`/api/v3/customer/${customer}`).expect(200)).body.response.url_paymethodlink as string;
+      const browser = browserOf(t);
+      const page = await browser.get(pathOf(link)).expect(200);
+      expect(page.text).toContain('<script src="https://js.stripe.com/v3/"></script>');
+      expect(page.text).toContain('data-stripe-key="pk_test_billing_0123456789"');
+      expect(page.text).not.toContain('name="number"');
+      expect(page.text).toContain('go from your browser straight to Stripe');
+      expect(page.headers['content-security-policy']).toContain("script-src 'self' https://js.stripe.com");
+
+      const raw = await browser
+        .post(pathOf(link))
+        .type('form')
+        .send({ _csrf: csrfOf(page.text), method: 'card', ...make.newCard() })
+        .expect(400);
+      expect(raw.text).toContain('Enter your card in the card field');
+      const saved = await browser
+        .post(pathOf(link))
+        .type('form')
+        .send({ _csrf: csrfOf(raw.text), method: 'stripe', payment_method: fake.clientMethod('4242424242424242') })
+        .expect(200);
+      expect(saved.text).toContain('Saved: xxxx-xxxx-xxxx-4242 is now your payment method on file.');
+      expect(saved.text).toContain('On file: xxxx-xxxx-xxxx-4242.');
+      expect((await t.get(`/api/v3/customer/${customer}`).expect(200)).body.response.default_paymethod).toBe('tok');
+      expect(await t.dataSource.manager.countBy(CreditCard, { customer_id: customer })).toBe(0);
+    });
+  });
+
   describe('3-D Secure', () => {
     it('fails an off-session charge that needs authentication; the pay link confirms it on the page', async () => {
       const customer = await make.newCustomer(t);

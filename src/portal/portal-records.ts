@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Customer } from 'src/customers/entities/customer.entity';
 import { ApiError } from 'src/core/envelope/api-error';
 import { CustomersService } from 'src/customers/customers.service';
 import { InvoicesService } from 'src/invoices/invoices.service';
 import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
 import { CreditCardsService } from 'src/paymethods/credit-cards.service';
+import { TokenizedService } from 'src/paymethods/tokenized.service';
 import { QuotesService } from 'src/quotes/quotes.service';
 import { SubscriptionsService } from 'src/subscriptions/subscriptions.service';
 import { TransactionsService } from 'src/transactions/transactions.service';
@@ -29,6 +32,8 @@ export class PortalRecords {
     private readonly bankAccounts: BankAccountsService,
     private readonly subscriptions: SubscriptionsService,
     private readonly quotes: QuotesService,
+    private readonly tokenized: TokenizedService,
+    private readonly dataSource: DataSource,
   ) {}
 
   invoiceByToken(token: string): Promise<Wire | null> {
@@ -62,6 +67,16 @@ export class PortalRecords {
     }
     if (customer.default_paymethod === 'ach' && customer.default_ach_id) {
       return String((await this.bankAccounts.findOne(text(customer.default_ach_id))).mask_number);
+    }
+    if (customer.default_paymethod === 'tok') {
+      // The wire shows no default_tokenized_id (as recorded): read it from the row.
+      const row = await this.dataSource.manager.findOne(Customer, {
+        select: { customer_id: true, default_tokenized_id: true },
+        where: { customer_id: Number(customer.customer_id) },
+      });
+      if (!row?.default_tokenized_id) return null;
+      const { mask_number: mask } = await this.tokenized.findOne(String(row.default_tokenized_id));
+      return typeof mask === 'string' ? mask : 'a card kept by our payment processor';
     }
     return null;
   }

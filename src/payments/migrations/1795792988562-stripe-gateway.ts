@@ -23,7 +23,7 @@ export class StripeGateway1795792988562 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await createTables(queryRunner, TABLES);
     await queryRunner.addColumn('tokenized', new TableColumn(varchar('last4', 4, { nullable: true })));
-    // On SQLite adding a column rebuilds the table, and its text columns lose their collation.
+    // SQLite rebuilds the table to add a column, dropping its text columns' NOCASE.
     await foldTextCaseOnSqlite(queryRunner);
   }
 

@@ -13,7 +13,6 @@ import { InvoicePayer } from './invoice-payer';
 import { paymethodForm } from './paymethod-form';
 import { PaymethodSaver } from './paymethod-saver';
 import { customerContext } from 'src/portal/customer-context';
-import { PaymentGateway } from 'src/payments/payment-gateway';
 import { CardEntry } from './card-entry';
 
 const UNKNOWN_LINK = 'This payment link is not valid. Please use the latest link we sent you.';

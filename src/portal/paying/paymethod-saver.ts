@@ -29,8 +29,8 @@ export class PaymethodSaver {
     if (form.kind === 'stripe') {
       const id = await this.storeToken(ctx, customerId, form);
       await this.setDefault(ctx, customerId, { paymethod: 'tok', tokenized_id: id });
-      const saved = await this.tokenized.findOne(String(id));
-      return String(saved.mask_number ?? 'your card');
+      const { mask_number: mask } = await this.tokenized.findOne(String(id));
+      return typeof mask === 'string' ? mask : 'your card';
     }
     const body: Record<string, unknown> = { ...form.fields, customer_id: customerId };
     if (form.kind === 'card') {
