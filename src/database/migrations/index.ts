@@ -18,6 +18,7 @@ import { BillingRuns1764001000000 } from './1764001000000-billing-runs';
 import { InvoiceCollections1764001100000 } from './1764001100000-invoice-collections';
 import { InvoiceOverdueIndex1764001200000 } from './1764001200000-invoice-overdue-index';
 import { CustomerActivityIndexes1764001400000 } from './1764001400000-customer-activity-indexes';
+import { IdempotencyKeyCase1795792691255 } from './1795792691255-idempotency-key-case';
 
 /** Every migration, in order (explicit list: works from src and dist alike). */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   InvoiceCollections1764001100000,
   InvoiceOverdueIndex1764001200000,
   CustomerActivityIndexes1764001400000,
+  IdempotencyKeyCase1795792691255,
 ];
