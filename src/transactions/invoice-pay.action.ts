@@ -20,6 +20,9 @@ import { COUNTING_STATUSES } from './transaction-status';
 
 const FIELDS = new Set(['use_customer_balance', 'paymethods', 'amount']);
 
+/** The path's invoice deleted while its pay ran: the 404 a pay sent after the delete gets. */
+const invoiceGone = (): ApiError => ApiError.notFound(INVOICE_REF.resource);
+
 /**
  * `POST /invoice/<id>?action=pay` (DESIGN §6 "Invoices"): `{use_customer_balance: true}`
  * puts the customer's unapplied payments and credits on the invoice; otherwise the
@@ -58,23 +61,27 @@ export class InvoicePayAction implements OnModuleInit {
       }
       return this.useCustomerBalance(ctx, invoice.invoice_id, invoice.customer_id);
     }
-    return this.payments.pay(ctx, {
-      customer_id: invoice.customer_id,
-      applied_to: [invoice.invoice_id],
-      ...(fields.amount !== undefined ? { amount: fields.amount } : {}),
-      ...(fields.paymethods !== undefined ? { paymethods: fields.paymethods } : {}),
-    });
+    return this.payments.pay(
+      ctx,
+      {
+        customer_id: invoice.customer_id,
+        applied_to: [invoice.invoice_id],
+        ...(fields.amount !== undefined ? { amount: fields.amount } : {}),
+        ...(fields.paymethods !== undefined ? { paymethods: fields.paymethods } : {}),
+      },
+      invoiceGone,
+    );
   }
 
   /** A card or bank account sent as the body: stored on the customer, then paid with as `paymethods`. */
   private async payWithSent(ref: string, body: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
     const invoice = await findByPathRef(this.dataSource.manager, INVOICE_REF, ref);
     const method = await this.sentPaymethod.store(ctx, invoice.customer_id, body);
-    return this.payments.pay(ctx, {
-      customer_id: invoice.customer_id,
-      applied_to: [invoice.invoice_id],
-      paymethods: [method],
-    });
+    return this.payments.pay(
+      ctx,
+      { customer_id: invoice.customer_id, applied_to: [invoice.invoice_id], paymethods: [method] },
+      invoiceGone,
+    );
   }
 
   /** Oldest unapplied money first, up to the invoice's balance. */
@@ -99,6 +106,7 @@ export class InvoicePayAction implements OnModuleInit {
           .getMany();
       }
       const [locked] = await this.ledger.lock(tx, [invoiceId]);
+      if (!locked) throw invoiceGone();
       if (locked.is_void || locked.balance.lte(0)) throw ApiError.badRequest('This invoice has no balance to pay.');
       const candidates = await m.find(Transaction, {
         where: spendable,
