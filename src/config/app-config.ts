@@ -41,6 +41,8 @@ export interface AppConfig {
   port: number;
   /** TRUST_PROXY (DESIGN §3). */
   trustProxy: TrustProxy;
+  /** REQUEST_TIMEOUT_MS: past it a request answers 503, its transaction rolled back. */
+  requestTimeoutMs: number;
   appRole: AppRole;
   db: DbConfig;
   redisUrl?: string;

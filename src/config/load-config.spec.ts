@@ -22,6 +22,7 @@ describe('loadConfig', () => {
     expect(config.authThrottle).toEqual({ windowSeconds: 60, perAddress: 30, perAddressUser: 10, perUser: 300 });
     expect(config.timeouts).toEqual({ dbConnectMs: 5000, dbStatementMs: 15000, redisCommandMs: 2000 });
     expect(config.trustProxy).toBe(false);
+    expect(config.requestTimeoutMs).toBe(20_000);
     expect(config.externalKeyOnDelete).toBe('keep');
     expect(config.billingCron).toBe('*/5 * * * *');
     expect(config.achSettlementDays).toBe(3);
@@ -44,6 +45,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '4000',
       TRUST_PROXY: '1',
+      REQUEST_TIMEOUT_MS: '9000',
       APP_ROLE: 'worker',
       DB_TYPE: 'mysql',
       DB_PATH: ':memory:',
@@ -84,6 +86,7 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 4000,
       trustProxy: 1,
+      requestTimeoutMs: 9000,
       appRole: 'worker',
       db: {
         type: 'mysql',

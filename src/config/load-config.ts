@@ -15,6 +15,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const config: AppConfig = {
     port,
     trustProxy: read.trustProxy('TRUST_PROXY'),
+    requestTimeoutMs: read.int('REQUEST_TIMEOUT_MS', 20_000, 1_000, 600_000),
     appRole: read.oneOf<AppRole>('APP_ROLE', ['api', 'worker', 'all'], 'all'),
     db: {
       type: read.oneOf<DbType>('DB_TYPE', ['sqlite', 'mysql'], 'sqlite'),
