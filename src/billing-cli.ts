@@ -13,6 +13,12 @@ const USAGE = `Usage: npm run billing -- [--as-of <datetime>] [--dry-run] [--wor
   --workers  bill in n processes at once (MySQL/MariaDB; default 1)
 `;
 
+/**
+ * SQLite: how long a run waits for another process's run on the same file to end; past it,
+ * it says so and exits 0 without billing (the other run bills every due cycle).
+ */
+const WAIT_FOR_OTHER_RUN_MS = 10 * 60_000;
+
 /** Worker processes one command may start. */
 const MAX_WORKERS = 32;
 
@@ -84,7 +90,12 @@ async function billHere(config: AppConfig, asOf: Date | undefined, args: CliArgs
       worker && toParent
         ? new WorkerReporter((message, sent) => toParent(message, undefined, undefined, () => sent?.()))
         : new RunProgress(process.stdout, args.dryRun);
-    const summary = await app.get(BillingRun).run(clock.now(), { dryRun: args.dryRun, listener: progress, worker });
+    const summary = await app.get(BillingRun).run(clock.now(), {
+      dryRun: args.dryRun,
+      listener: progress,
+      worker,
+      waitMs: WAIT_FOR_OTHER_RUN_MS,
+    });
     // Webhook deliveries the run queued in-process go out before it ends; on Redis the workers send them.
     if (config.redisUrl === undefined) await app.get(JobQueue).drain();
     await progress.finish(summary);

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { Server } from 'node:http';
+import { APP_CONFIG, AppConfig } from './config/app-config';
 import { answerClientErrorsInEnvelope } from './core/envelope/client-error-handler';
 import { errorEnvelope } from './core/envelope/envelope';
 import { sendJson } from './core/envelope/send-json';
@@ -39,7 +40,8 @@ function keepGatewayBody(req: Request, res: Response, raw: Buffer): void {
  */
 export function configureApp(app: INestApplication): void {
   const http = app.getHttpAdapter().getInstance() as express.Express;
-  http.set('trust proxy', 'loopback');
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (none by default).
+  http.set('trust proxy', app.get<symbol, AppConfig>(APP_CONFIG).trustProxy);
   http.disable('x-powered-by');
   // No ETags: a conditional GET would get a bodiless 304, and every response must be the
   // JSON envelope (DESIGN §4); it also spares a SHA-1 of every response body.

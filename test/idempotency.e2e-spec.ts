@@ -80,6 +80,24 @@ describe('idempotency keys', () => {
     expect(await customers('Racing key')).toBe(1);
   });
 
+  it('tells keys apart by case: IDK-ABC is not idk-abc (keys are opaque, as in Stripe)', async () => {
+    const c = (await t.post('/api/v3/customer', { company: 'Case payer' }).expect(201)).body.response.id;
+    const pay = (amount: number) => ({
+      customer_id: c,
+      amount,
+      paymethods: [{ number: '4242424242424242', expdate_year: 2030, expdate_month: 1 }],
+    });
+    const lower = await post('/api/v3/transaction?action=pay', 'idk-abc', pay(5)).expect(200);
+    // Another body under the upper-case key: were the keys one, this would be a 400 (mismatch).
+    const upper = await post('/api/v3/transaction?action=pay', 'IDK-ABC', pay(7)).expect(200);
+    expect(upper.headers['idempotent-replayed']).toBeUndefined();
+    expect(upper.body.response.id).not.toBe(lower.body.response.id);
+    const same = await post('/api/v3/transaction?action=pay', 'IDK-ABC', pay(7)).expect(200);
+    expect(same.headers['idempotent-replayed']).toBe('true');
+    const rows = await t.dataSource.manager.findBy(IdempotencyKey, { idempotency_key: 'IDK-ABC' });
+    expect(rows.map((row) => row.idempotency_key)).toEqual(['IDK-ABC']);
+  });
+
   it('keeps a key for 24 hours', async () => {
     await post('/api/v3/customer', 'expiring', { company: 'Expiring' }).expect(201);
     const [row] = await t.dataSource.manager.findBy(IdempotencyKey, { idempotency_key: 'expiring' });

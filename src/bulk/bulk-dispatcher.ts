@@ -67,8 +67,8 @@ export class BulkDispatcher implements OnApplicationShutdown {
     const response = await this.send(entry, body, {
       ...(outer.headers.authorization ? { authorization: outer.headers.authorization } : {}),
       'content-type': 'application/json',
-      // The loopback hop is trusted as a proxy, so revisions record the real client.
-      'x-forwarded-for': outer.ip ?? '',
+      // Believed with the marker's secret alone, so revisions record the real client.
+      [this.marker.addressHeader]: outer.ip ?? '',
       [this.marker.header]: this.marker.secret,
     });
     return toEnvelope(response.statusCode, response.body);

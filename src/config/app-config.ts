@@ -40,8 +40,19 @@ export interface TimeoutConfig {
   redisCommandMs: number;
 }
 
+/**
+ * Which proxies in front of the server are believed about the client's address
+ * (`X-Forwarded-For`), as Express's `trust proxy` takes it: `false` (none, the default),
+ * a hop count, or addresses and subnets (`loopback`, `10.0.0.0/8`, ...).
+ */
+export type TrustProxy = false | number | string[];
+
 export interface AppConfig {
   port: number;
+  /** TRUST_PROXY (DESIGN §3). */
+  trustProxy: TrustProxy;
+  /** REQUEST_TIMEOUT_MS: past it a request answers 503, its transaction rolled back. */
+  requestTimeoutMs: number;
   appRole: AppRole;
   db: DbConfig;
   redisUrl?: string;

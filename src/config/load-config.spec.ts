@@ -21,6 +21,8 @@ describe('loadConfig', () => {
     expect(config.rateLimitPerMinute).toBe(250);
     expect(config.authThrottle).toEqual({ windowSeconds: 60, perAddress: 30, perAddressUser: 10, perUser: 300 });
     expect(config.timeouts).toEqual({ dbConnectMs: 5000, dbStatementMs: 15000, redisCommandMs: 2000 });
+    expect(config.trustProxy).toBe(false);
+    expect(config.requestTimeoutMs).toBe(20_000);
     expect(config.externalKeyOnDelete).toBe('keep');
     expect(config.billingCron).toBe('*/5 * * * *');
     expect(config.achSettlementDays).toBe(3);
@@ -42,6 +44,8 @@ describe('loadConfig', () => {
   it('parses every variable', () => {
     const config = loadConfig({
       PORT: '4000',
+      TRUST_PROXY: '1',
+      REQUEST_TIMEOUT_MS: '9000',
       APP_ROLE: 'worker',
       DB_TYPE: 'mysql',
       DB_PATH: ':memory:',
@@ -81,6 +85,8 @@ describe('loadConfig', () => {
     });
     expect(config).toEqual({
       port: 4000,
+      trustProxy: 1,
+      requestTimeoutMs: 9000,
       appRole: 'worker',
       db: {
         type: 'mysql',
@@ -210,5 +216,19 @@ describe('loadConfig', () => {
     const problem = 'BUSINESS_LOGO_PATH must name an existing .png, .jpg or .jpeg file';
     expect(() => loadConfig({ BUSINESS_LOGO_PATH: '/nowhere/logo.png' })).toThrow(problem);
     expect(() => loadConfig({ BUSINESS_LOGO_PATH: __filename })).toThrow(problem);
+  });
+
+  it.each([
+    ['none', false],
+    ['0', false],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.7 ,fd00::/8', ['10.0.0.0/8', '192.168.1.7', 'fd00::/8']],
+  ])('reads TRUST_PROXY=%s as Express trust proxy %p', (raw, expected) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['yes', '10.0.0.0/33', '300.1.1.1', 'loopback,'])('refuses TRUST_PROXY=%s', (raw) => {
+    expect(() => loadConfig({ TRUST_PROXY: raw })).toThrow('TRUST_PROXY must be none, a hop count');
   });
 });

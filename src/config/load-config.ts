@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { IANAZone } from 'luxon';
+import { isIP } from 'node:net';
 import {
   AppConfig,
   AppRole,
@@ -8,6 +9,7 @@ import {
   ExternalKeyOnDelete,
   PaymentGatewayKind,
   StripeConfig,
+  TrustProxy,
 } from './app-config';
 
 type Env = Record<string, string | undefined>;
@@ -21,6 +23,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const publicUrl = read.url('PUBLIC_URL', `http://localhost:${port}`).replace(/\/+$/, '');
   const config: AppConfig = {
     port,
+    trustProxy: read.trustProxy('TRUST_PROXY'),
+    requestTimeoutMs: read.int('REQUEST_TIMEOUT_MS', 20_000, 1_000, 600_000),
     appRole: read.oneOf<AppRole>('APP_ROLE', ['api', 'worker', 'all'], 'all'),
     db: {
       type: read.oneOf<DbType>('DB_TYPE', ['sqlite', 'mysql'], 'sqlite'),
@@ -187,6 +191,24 @@ class EnvReader {
     }
   }
 
+  /**
+   * `none` (or unset): no proxy is believed; a number: that many hops in front; else a
+   * comma-separated list of addresses, subnets (`10.0.0.0/8`) or Express's names
+   * `loopback`, `linklocal`, `uniquelocal`.
+   */
+  trustProxy(name: string): TrustProxy {
+    const raw = this.optional(name)?.trim();
+    if (raw === undefined || raw === 'none') return false;
+    if (/^\d+$/.test(raw) && Number(raw) <= 100) return Number(raw) === 0 ? false : Number(raw);
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !PROXY_NAMES.has(entry) && !isAddressOrSubnet(entry));
+    if (bad.length === 0) return entries;
+    this.problems.push(
+      `${name} must be none, a hop count from 0 to 100, or addresses and subnets such as loopback, 10.0.0.0/8 (got "${raw}")`,
+    );
+    return false;
+  }
+
   timezone(name: string, fallback: string): string {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
@@ -196,4 +218,14 @@ class EnvReader {
     }
     return raw;
   }
+}
+
+/** Express's (proxy-addr's) names for address ranges. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrSubnet(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }

@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
+import type { EntityManager } from 'typeorm';
 
 /** Set while a unit of work's body runs; cleared when the body settles. */
 export interface UnitMark {
@@ -11,6 +13,33 @@ export interface CallScope {
   readonly origin?: object;
   /** Set while a unit of work's body runs (the outside-call guard). */
   readonly unit?: UnitMark;
+  /**
+   * Run at the end of each unit of work the call starts, in the unit's transaction, so what
+   * it writes commits with the unit or not at all (set by whoever handles the call: the
+   * Idempotency-Key of a request marks its key as written).
+   */
+  unitEnd?: (manager: EntityManager) => Promise<void>;
+  /**
+   * When the call must have ended (`performance.now()` ms; REQUEST_TIMEOUT_MS after a request
+   * arrived): a unit of work not started by then never starts, and a statement is bounded by
+   * what is left of it (mysql-timed-out-connections.ts).
+   */
+  readonly deadline?: number;
+}
+
+/** The error of a unit or statement that would run past its call's deadline (a 503: nothing of it stays). */
+export class DeadlinePassed extends Error {
+  readonly code = 'REQUEST_DEADLINE';
+  constructor(what: string) {
+    super(`The request's deadline passed ${what}.`);
+    this.name = 'DeadlinePassed';
+  }
+}
+
+/** Milliseconds left before the current call's deadline; Infinity without one. */
+export function msToDeadline(): number {
+  const deadline = currentScope()?.deadline;
+  return deadline === undefined ? Infinity : deadline - performance.now();
 }
 
 /**

@@ -48,8 +48,9 @@ export function buildDataSourceOptions(
       // server-wide cap of 16,382 (max_prepared_stmt_count), so several processes fit.
       extra: { connectionLimit: 20, decimalNumbers: false, maxPreparedStatements: 100 },
       // A stalled or unreachable server fails the request (503) instead of holding it: a
-      // new connection gives up after connectTimeout, a statement (and so the wait for a
-      // pooled connection, which only statements hold) after the statement timeout.
+      // new connection gives up after connectTimeout, a statement after the statement timeout
+      // or the request's deadline, and the wait for a pooled connection after the first of
+      // connectTimeout and the deadline (mysql-timed-out-connections.ts).
       connectTimeout: timeouts.dbConnectMs,
       enableQueryTimeout: true,
       maxQueryExecutionTime: timeouts.dbStatementMs,

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { EntityManager, QueryRunner } from 'typeorm';
+import { commitFailure } from './commit-outcome';
 import {
   deferInsertsIn,
   deferredMark,
@@ -162,7 +163,7 @@ export class MysqlGroupCommit extends GroupCommitQueue {
 
     if (committed) for (const { unit, result } of finished) unit.resolve(result);
     else if (refusedAtEnd) for (const { unit } of finished) void this.runAlone(unit, 2);
-    else if (lost === null) for (const { unit } of finished) unit.reject(commitError);
+    else if (lost === null) for (const { unit } of finished) unit.reject(commitFailure(commitError));
     else {
       // The database undid the whole group: each unit that ran starts afresh, alone.
       for (const { unit } of finished) void this.runAlone(unit, 2);

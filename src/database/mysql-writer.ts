@@ -1,4 +1,5 @@
 import { EntityManager, QueryRunner } from 'typeorm';
+import { commitFailure } from './commit-outcome';
 import { deferInsertsIn, flushDeferredInserts } from './deferred-inserts';
 import { isUniqueViolation } from './unique-violation';
 import { isConcurrencyConflict, WriteConflict } from './write-conflict';
@@ -49,7 +50,8 @@ export class MysqlWriter {
       return { ok: true, result };
     } catch (error) {
       const rolledBack = await rollBack(runner);
-      return { ok: false, error, retryable: !committing && rolledBack && isConcurrencyConflict(error) };
+      if (committing) return { ok: false, error: commitFailure(error), retryable: false };
+      return { ok: false, error, retryable: rolledBack && isConcurrencyConflict(error) };
     } finally {
       await runner.release();
     }

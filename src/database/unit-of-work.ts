@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { performance } from 'node:perf_hooks';
+import { currentScope, DeadlinePassed } from './call-scope';
 import { MysqlGroupCommit } from './mysql-group-commit';
 import { runAsUnitBody, unitCaller } from './outside-call-guard';
 import { SqliteGroupCommit } from './sqlite-group-commit';
@@ -50,10 +52,25 @@ export class UnitOfWork {
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     let callbacks: Array<() => void | Promise<void>> = [];
     const caller = unitCaller();
+    // Read here, in the caller's scope: the body may run from a group started by another call.
+    const scope = currentScope();
+    const unitEnd = scope?.unitEnd;
+    const deadline = scope?.deadline;
     const inTransaction = (manager: EntityManager): Promise<T> => {
+      // A unit that waited (for a connection, a group) past its request's deadline never
+      // starts: its caller is answered 503 and nothing of it is written (its savepoint).
+      if (deadline !== undefined && performance.now() >= deadline) {
+        return Promise.reject(new DeadlinePassed('before its write could start'));
+      }
       // Only the run that commits leaves its callbacks.
       const run: typeof callbacks = (callbacks = []);
-      return runAsUnitBody(caller, () => work({ manager, afterCommit: (fn) => run.push(fn) }));
+      const body = () => work({ manager, afterCommit: (fn) => run.push(fn) });
+      if (!unitEnd) return runAsUnitBody(caller, body);
+      return runAsUnitBody(caller, async () => {
+        const result = await body();
+        await unitEnd(manager);
+        return result;
+      });
     };
 
     const result = this.isMysql

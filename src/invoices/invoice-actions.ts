@@ -65,6 +65,7 @@ export class InvoiceActions {
       if (hasNetApplied(applied)) {
         throw ApiError.badRequest('This invoice has payments or credits applied: unapply them before voiding it.');
       }
+      await this.extensions.assertNothingInFlight(tx.manager, invoice.invoice_id, 'voided');
       await tx.manager.update(Invoice, invoice.invoice_id, { void_datetime: this.clock.now() });
       await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, 'Invoice voided');
       await this.statuses.refresh(tx, ctx, [invoice.invoice_id]);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
+import { ApiError } from 'src/core/envelope/api-error';
 import { ZERO } from 'src/core/money/decimal';
 import { FieldMap } from 'src/core/query/field-map';
 import { InvoiceCreditHandler } from './invoice-credit';
@@ -68,6 +69,7 @@ export class InvoiceExtensions {
   private readonly sources: InvoiceAppliedSource[] = [];
   private readonly fields: Record<string, FieldMap[string]> = {};
   private readonly referenceChecks: InvoiceReferenceCheck[] = [];
+  private readonly inFlightChecks: InvoiceReferenceCheck[] = [];
   private creditHandler: InvoiceCreditHandler | null = null;
 
   /** The customer credit balance (transactions): credit memos and open credit on issued invoices. */
@@ -92,12 +94,24 @@ export class InvoiceExtensions {
   }
 
   async referencesTo(manager: EntityManager, invoiceId: number): Promise<string[]> {
-    const found: string[] = [];
-    for (const check of this.referenceChecks) {
-      const reference = await check(manager, invoiceId);
-      if (reference !== null) found.push(reference);
+    return runChecks(this.referenceChecks, manager, invoiceId);
+  }
+
+  /**
+   * Money on its way to an invoice that is not applied yet (a charge sent to the gateway and
+   * not yet recorded): while there is any, the invoice is neither voided nor deleted, as it
+   * would not be once the money is applied.
+   */
+  addInFlightCheck(check: InvoiceReferenceCheck): void {
+    this.inFlightChecks.push(check);
+  }
+
+  /** The 400 for voiding or deleting an invoice while money is on its way to it. Call under its lock. */
+  async assertNothingInFlight(manager: EntityManager, invoiceId: number, what: 'voided' | 'deleted'): Promise<void> {
+    const found = await runChecks(this.inFlightChecks, manager, invoiceId);
+    if (found.length > 0) {
+      throw ApiError.badRequest(`This invoice cannot be ${what} now: ${found.join('; ')}; retry once it has finished.`);
     }
-    return found;
   }
 
   /** E.g. `{'transaction.transaction_id': {expr: 'ta.transaction_id', type: 'int', exists: 'SELECT 1 FROM ... WHERE ta.invoice_id = i.invoice_id AND {cond}'}}`. */
@@ -126,4 +140,17 @@ export class InvoiceExtensions {
     }
     return result;
   }
+}
+
+async function runChecks(
+  checks: InvoiceReferenceCheck[],
+  manager: EntityManager,
+  invoiceId: number,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const check of checks) {
+    const reference = await check(manager, invoiceId);
+    if (reference !== null) found.push(reference);
+  }
+  return found;
 }

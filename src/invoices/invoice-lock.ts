@@ -1,4 +1,5 @@
 import { In } from 'typeorm';
+import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { Tx } from 'src/database/unit-of-work';
 import { Invoice } from './entities/invoice.entity';
@@ -21,11 +22,17 @@ export async function lockInvoices(tx: Tx, invoiceIds: number[]): Promise<Invoic
   return qb.getMany();
 }
 
-/** The invoice a path names (404 if none), read under its row lock. */
+/**
+ * The invoice a path names, read under its row lock; 404 if none, also when it was deleted
+ * while the lock was awaited (a second DELETE of one invoice then answers 404, as it would
+ * sent after the first).
+ */
 export async function lockedInvoiceByRef(tx: Tx, ref: string): Promise<Invoice> {
   // Resolved outside the transaction, so that its first statement is the lock: on MySQL a
   // plain read first would fix the snapshot, and what committed while the lock was awaited
   // (a payment applied to it) would stay unseen by the reads after it.
   const found = await findByPathRef(tx.manager.connection.manager, INVOICE_REF, ref);
-  return (await lockInvoices(tx, [found.invoice_id]))[0] ?? found;
+  const [locked] = await lockInvoices(tx, [found.invoice_id]);
+  if (!locked) throw ApiError.notFound(INVOICE_REF.resource);
+  return locked;
 }

@@ -126,6 +126,7 @@ export class InvoicesService {
       if (hasNetApplied(applied)) {
         throw ApiError.badRequest('This invoice has payments or credits applied: unapply them before deleting it.');
       }
+      await this.extensions.assertNothingInFlight(m, invoice.invoice_id, 'deleted');
       // Even with nothing net applied (a payment fully refunded), what names the invoice stays.
       const references = await this.extensions.referencesTo(m, invoice.invoice_id);
       if (references.length > 0) {

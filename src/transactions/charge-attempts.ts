@@ -14,7 +14,7 @@ import { allocate, ApplicationStyle } from './allocation';
 import { pendingReservations, withoutReserved } from './attempt-reservations';
 import { lockCustomers } from 'src/customers/customer-lock';
 import { PaymentAttempt } from './entities/payment-attempt.entity';
-import { InvoiceApplier } from './invoice-applier';
+import { InvoiceApplier, MissingInvoice } from './invoice-applier';
 import { InvoiceLedger, PayableInvoice } from './invoice-ledger';
 import { PaymentSource } from './payment-sources';
 import { assertPaymentKeyFree } from './payment-external-key';
@@ -50,6 +50,8 @@ export interface ChargeOrder {
   amount: Decimal | null;
   sources: PaymentSource[];
   fields: ChargeFields;
+  /** The answer when a listed invoice is gone by the time it is locked (default: the field's 400). */
+  missing?: MissingInvoice;
 }
 
 export function isAccepted(result: GatewayResult): boolean {
@@ -97,7 +99,7 @@ export class ChargeAttempts {
       // Read after the locks: everything committed before, and every pending reservation.
       const invoices = withoutReserved(ids.length ? await this.ledger.read(m, ids) : [], await pendingReservations(m));
       const style = withScheduledAmounts(order.style, invoices);
-      this.applier.assertFits(style, invoices);
+      this.applier.assertFits(style, invoices, order.missing);
       const amount = order.amount ?? amountDue(style, invoices);
       await assertPaymentKeyFree(m, order.fields.external_key);
       const applications = allocate(

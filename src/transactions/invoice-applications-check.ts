@@ -1,17 +1,24 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InvoiceExtensions } from 'src/invoices/invoice-extensions';
+import { pendingReservations } from './attempt-reservations';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 
 /**
  * An invoice that a transaction's `applied_to` names (a payment, even one fully refunded,
  * a refund, a credit, a failed attempt) is not deleted: the transaction would name a
  * missing invoice. Voiding keeps the invoice, so it stays possible.
+ * Neither a void nor a delete goes through while a charge for the invoice is pending (its
+ * attempt reserves part of the balance): the payment would land on a void or missing invoice.
  */
 @Injectable()
 export class InvoiceApplicationsCheck implements OnModuleInit {
   constructor(private readonly extensions: InvoiceExtensions) {}
 
   onModuleInit(): void {
+    this.extensions.addInFlightCheck(async (m, invoiceId) => {
+      const reserved = (await pendingReservations(m)).invoices.get(invoiceId);
+      return reserved ? `a payment of ${reserved.toFixed(2)} is being charged for it` : null;
+    });
     this.extensions.addReferenceCheck(async (m, invoiceId) => {
       const rows = await m
         .createQueryBuilder(TransactionApplied, 'ta')

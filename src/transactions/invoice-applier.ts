@@ -31,6 +31,7 @@ export class InvoiceApplier {
     customerId: number,
     style: ApplicationStyle,
     amount: Decimal | null,
+    missing: MissingInvoice = missingField,
   ): Promise<PayableInvoice[]> {
     if (style.kind !== 'list') return [];
     const invoices = await this.ledger.read(
@@ -40,13 +41,12 @@ export class InvoiceApplier {
     const byId = new Map(invoices.map((i) => [i.invoice_id, i]));
     const children = await this.childrenOf(m, customerId, invoices);
     style.items.forEach((item, i) => {
-      const invoice = byId.get(item.invoice_id);
-      const field = `applied_to[${i}].invoice_id`;
-      if (!invoice) throw ApiError.badRequest(`Field "${field}": no invoice with id ${item.invoice_id} exists.`);
+      const invoice = assertListed(item, i, byId.get(item.invoice_id), missing);
       if (invoice.customer_id !== customerId && !children.has(invoice.customer_id)) {
-        throw ApiError.badRequest(`Field "${field}": invoice ${item.invoice_id} belongs to another customer.`);
+        throw ApiError.badRequest(
+          `Field "applied_to[${i}].invoice_id": invoice ${item.invoice_id} belongs to another customer.`,
+        );
       }
-      if (invoice.is_void) throw ApiError.badRequest(`Field "${field}": invoice ${item.invoice_id} is void.`);
       if (
         item.invoice_schedule_id !== null &&
         !invoice.schedules?.some((s) => s.invoice_schedule_id === item.invoice_schedule_id)
@@ -68,15 +68,15 @@ export class InvoiceApplier {
 
   /**
    * Explicit `applied` amounts fit the balances as read under the invoices' locks (less
-   * what pending charges reserved): the same 400 as `check`, now certain.
+   * what pending charges reserved): the same 400 as `check`, now certain. An invoice deleted
+   * or voided since `check` gets the answer `check` would give now (issue 43: never a 500).
    */
-  assertFits(style: ApplicationStyle, invoices: PayableInvoice[]): void {
+  assertFits(style: ApplicationStyle, invoices: PayableInvoice[], missing: MissingInvoice = missingField): void {
     if (style.kind !== 'list') return;
     const byId = new Map(invoices.map((i) => [i.invoice_id, i]));
-    style.items.forEach((item, i) => {
-      const invoice = byId.get(item.invoice_id);
-      if (invoice) assertItemFits(item, i, invoice);
-    });
+    style.items.forEach((item, i) =>
+      assertItemFits(item, i, assertListed(item, i, byId.get(item.invoice_id), missing)),
+    );
   }
 
   /** Locks what the style touches: the transaction's first statement (see InvoiceLedger.lock). */
@@ -124,6 +124,26 @@ export class InvoiceApplier {
     });
     return new Set(rows.map((r) => r.customer_id));
   }
+}
+
+/** The answer for a listed invoice that does not exist (or no longer). */
+export type MissingInvoice = (invoiceId: number, index: number) => ApiError;
+
+/** `POST /transaction`: the invoice is a field of the body. */
+const missingField: MissingInvoice = (invoiceId, index) =>
+  ApiError.badRequest(`Field "applied_to[${index}].invoice_id": no invoice with id ${invoiceId} exists.`);
+
+/** The listed invoice, there and not void. */
+function assertListed(
+  item: { invoice_id: number },
+  i: number,
+  invoice: PayableInvoice | undefined,
+  missing: MissingInvoice,
+): PayableInvoice {
+  if (!invoice) throw missing(item.invoice_id, i);
+  if (invoice.is_void)
+    throw ApiError.badRequest(`Field "applied_to[${i}].invoice_id": invoice ${item.invoice_id} is void.`);
+  return invoice;
 }
 
 function assertItemFits(

@@ -17,6 +17,9 @@ import { isSentPaymethod, SentPaymethod } from './sent-paymethod';
 
 const FIELDS = new Set(['use_customer_balance', 'paymethods', 'amount']);
 
+/** The path's invoice deleted while its pay ran: the 404 a pay sent after the delete gets. */
+const invoiceGone = (): ApiError => ApiError.notFound(INVOICE_REF.resource);
+
 /**
  * `POST /invoice/<id>?action=pay` (DESIGN §6 "Invoices"): `{use_customer_balance: true}`
  * puts the customer's unapplied payments and credits on the invoice; otherwise the
@@ -56,23 +59,27 @@ export class InvoicePayAction implements OnModuleInit {
       }
       return this.useCustomerBalance(ctx, invoice.invoice_id, invoice.customer_id);
     }
-    return this.payments.pay(ctx, {
-      customer_id: invoice.customer_id,
-      applied_to: [invoice.invoice_id],
-      ...(fields.amount !== undefined ? { amount: fields.amount } : {}),
-      ...(fields.paymethods !== undefined ? { paymethods: fields.paymethods } : {}),
-    });
+    return this.payments.pay(
+      ctx,
+      {
+        customer_id: invoice.customer_id,
+        applied_to: [invoice.invoice_id],
+        ...(fields.amount !== undefined ? { amount: fields.amount } : {}),
+        ...(fields.paymethods !== undefined ? { paymethods: fields.paymethods } : {}),
+      },
+      invoiceGone,
+    );
   }
 
   /** A card or bank account sent as the body: stored on the customer, then paid with as `paymethods`. */
   private async payWithSent(ref: string, body: Record<string, unknown>, ctx: RequestContext): Promise<unknown> {
     const invoice = await findByPathRef(this.dataSource.manager, INVOICE_REF, ref);
     const method = await this.sentPaymethod.store(ctx, invoice.customer_id, body);
-    return this.payments.pay(ctx, {
-      customer_id: invoice.customer_id,
-      applied_to: [invoice.invoice_id],
-      paymethods: [method],
-    });
+    return this.payments.pay(
+      ctx,
+      { customer_id: invoice.customer_id, applied_to: [invoice.invoice_id], paymethods: [method] },
+      invoiceGone,
+    );
   }
 
   /** Oldest unapplied money first, up to the invoice's balance (CustomerCredit). */
@@ -83,6 +90,7 @@ export class InvoicePayAction implements OnModuleInit {
       await lockCustomers(tx, [customerId]);
       const candidates = await this.credit.candidates(tx, [customerId]);
       const [locked] = await this.ledger.lock(tx, [invoiceId]);
+      if (!locked) throw invoiceGone();
       const open = await this.credit.entries(tx, candidates);
       if (locked.is_void || locked.balance.lte(0)) throw ApiError.badRequest('This invoice has no balance to pay.');
       const used = await this.credit.spend(tx, ctx, open, {

@@ -11,7 +11,7 @@ import { parsePositiveAmount } from './amount-input';
 import { parseAppliedTo } from './applied-to-input';
 import { amountDue, ChargeAttempts, ChargeFields, isAccepted, withScheduledAmounts } from './charge-attempts';
 import { PayRequestDto } from './dto/pay-request.dto';
-import { InvoiceApplier } from './invoice-applier';
+import { InvoiceApplier, MissingInvoice } from './invoice-applier';
 import { assertPaymentKeyFree } from './payment-external-key';
 import { PaymentSources } from './payment-sources';
 import { customValues } from './transaction-writer';
@@ -30,7 +30,8 @@ export class PaymentService {
     private readonly attempts: ChargeAttempts,
   ) {}
 
-  async pay(ctx: RequestContext, body: unknown): Promise<ApiResult> {
+  /** `missing`: the answer for a listed invoice that is gone (the invoice route's is a 404). */
+  async pay(ctx: RequestContext, body: unknown, missing?: MissingInvoice): Promise<ApiResult> {
     const dto = validateBody(PayRequestDto, body);
     const m = this.dataSource.manager;
     const customerId = await resolvePayloadRef(m, CUSTOMER_REF, body as Record<string, unknown>, 'customer');
@@ -43,7 +44,7 @@ export class PaymentService {
     const amount = dto.amount === undefined ? null : parsePositiveAmount(dto.amount, 'amount');
     // Checked first without locks, so a bad request fails fast and stores nothing; the
     // attempt checks the balances and the key again under the locks.
-    const invoices = await this.applier.check(m, customerId, style, amount);
+    const invoices = await this.applier.check(m, customerId, style, amount, missing);
     if (amount === null) amountDue(withScheduledAmounts(style, invoices), invoices);
     this.sources.preflight(dto.paymethods);
     await assertPaymentKeyFree(m, dto.external_key);
@@ -54,7 +55,7 @@ export class PaymentService {
       transaction_detail: dto.transaction_detail,
       ...customValues(dto),
     };
-    const attempt = await this.attempts.open(ctx, { customerId, style, amount, sources, fields });
+    const attempt = await this.attempts.open(ctx, { customerId, style, amount, sources, fields, missing });
     const { id, result, source } = await this.attempts.charge(attempt);
     const details = {
       transaction_id: id,

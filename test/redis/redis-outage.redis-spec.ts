@@ -24,6 +24,8 @@ describe('a stalled Redis', () => {
       REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS),
       RATE_LIMIT_PER_MINUTE: '1000',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // Loopback stands in for a proxy naming the client (X-Forwarded-For below).
+      TRUST_PROXY: 'loopback',
     });
     receiver = await startReceiver();
   });

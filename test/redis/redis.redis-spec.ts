@@ -39,4 +39,20 @@ describe('with Redis', () => {
     expect(res.body.message).toContain('Rate limit exceeded');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
+
+  it('keeps failed sign-ins in Redis as sliding windows: 10 a minute, the 11th waits for the oldest to age', async () => {
+    t.clock.set(new Date('2026-11-27T12:00:00Z'));
+    const wrong = `Basic ${Buffer.from('test-integration:wrong').toString('base64')}`;
+    for (let n = 0; n < 10; n++) {
+      await t.http.get('/api/v3/terms').set('Authorization', wrong).expect(401);
+      t.clock.advance(3_000);
+    }
+    // Failures at 0, 3, ..., 27 s; now 30 s: the one at 0 s leaves the last minute 30 s from now.
+    const barred = await t.http.get('/api/v3/terms').set('Authorization', wrong).expect(429);
+    expect(barred.headers['retry-after']).toBe('30');
+    t.clock.advance(30_000);
+    // The oldest aged out: one more guess is checked (a fixed window would have let 10 through).
+    await t.http.get('/api/v3/terms').set('Authorization', wrong).expect(401);
+    await t.http.get('/api/v3/terms').set('Authorization', wrong).expect(429);
+  });
 });

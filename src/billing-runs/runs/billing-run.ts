@@ -22,6 +22,7 @@ import { SubscriptionUsage } from 'src/subscriptions/subscription-usage';
 import { withLockedPaymethods } from '../collection/collection-enrollment';
 import { dueAction } from './due-action';
 import { dueSubscriptions, readDueSubscriptions } from './due-subscriptions';
+import { acquireRunLock } from './sqlite-run-lock';
 import { BillingRunListener, BillingRunSummary, describeTotals, RunInvoice, RunWorker } from './run-summary';
 
 /** Due subscriptions read per query: bounded memory however many are due. */
@@ -45,6 +46,8 @@ export interface BillingRunOptions {
   listener?: BillingRunListener;
   /** Where this worker starts (every worker still reaches every due subscription). */
   worker?: RunWorker;
+  /** SQLite: how long to wait for another process's run to end (default 0: report it and bill nothing). */
+  waitMs?: number;
 }
 
 /** What a cycle's unit is given, read before it: pulled usage, the batch's pricing catalog. */
@@ -130,7 +133,29 @@ export class BillingRun {
     });
   }
 
+  /**
+   * On a SQLite file one run at a time (sqlite-run-lock.ts): a second waits up to
+   * `options.waitMs` for the first to end, then runs (and finds billed what the first
+   * billed); still busy after that, it bills nothing and says so, without failures.
+   */
   async run(asOf: Date, options: BillingRunOptions = {}): Promise<BillingRunSummary> {
+    const lock = await acquireRunLock(this.dataSource.options, options.waitMs ?? 0, (pid) =>
+      options.listener?.waiting?.(pid),
+    );
+    if (lock.kind === 'busy') {
+      const note = `a billing run is in progress (process ${lock.holderPid}): this one billed nothing; that one bills every due cycle`;
+      this.logger.log(`Billing run as of ${asOf.toISOString()} not started: ${note}`);
+      const summary = { asOf, dryRun: options.dryRun ?? false, due: 0, invoices: 0, billed: {}, failures: [] };
+      return Object.assign(summary, { inProgressElsewhere: note });
+    }
+    try {
+      return await this.runHoldingLock(asOf, options);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async runHoldingLock(asOf: Date, options: BillingRunOptions): Promise<BillingRunSummary> {
     const dryRun = options.dryRun ?? false;
     const listener = options.listener ?? {};
     const summary: BillingRunSummary = { asOf, dryRun, due: 0, invoices: 0, billed: {}, failures: [] };

@@ -27,6 +27,10 @@ export class RunProgress implements BillingRunListener {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  waiting(holderPid: number): void {
+    this.out.write(`waiting for the billing run in progress (process ${holderPid}) to end\n`);
+  }
+
   started(due: number): void {
     this.startedAt = this.now();
     this.shownAt = this.startedAt;
@@ -70,6 +74,7 @@ export class RunProgress implements BillingRunListener {
         `  total billed: ${describeTotals(summary.billed)}`,
         `  failures: ${summary.failures.length}`,
         ...failures,
+        ...(summary.inProgressElsewhere ? [`  ${summary.inProgressElsewhere}`] : []),
       ].join('\n') + '\n',
     );
   }

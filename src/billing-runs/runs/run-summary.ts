@@ -25,9 +25,13 @@ export interface BillingRunSummary {
   /** Total billed per currency (ISO 4217). */
   billed: Record<string, Decimal>;
   failures: Array<{ packageId: number; reason: string }>;
+  /** Set when this run billed nothing because another run holds the database (SQLite). */
+  inProgressElsewhere?: string;
 }
 
 export interface BillingRunListener {
+  /** SQLite: another process's run holds the database; this one waits for it to end. */
+  waiting?(holderPid: number): void;
   started?(due: number): void;
   /** After each subscription (billed, skipped or failed). */
   progressed?(done: number, due: number): void;

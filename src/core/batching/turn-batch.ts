@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { ApiError } from 'src/core/envelope/api-error';
-import { runOutsideScopes } from 'src/database/call-scope';
+import { currentScope, runInScope, runOutsideScopes } from 'src/database/call-scope';
 import { insideUnitOfWork } from 'src/database/outside-call-guard';
 
 /** At most this many calls share one batch; more in one turn make several. A power of two (see readsById). */
@@ -27,13 +27,31 @@ export interface TurnBatch<K, V> {
  * unit of work is refused (TurnBatchInUnitOfWork).
  */
 export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V | Error>>): TurnBatch<K, V> {
-  const loader = new DataLoader<K, V>(run, {
+  // The calls' deadlines (call-scope.ts): a batch runs by the earliest of its calls'.
+  const deadlines = new Map<K, number>();
+  const runByDeadline = (keys: readonly K[]): Promise<ArrayLike<V | Error>> => {
+    let deadline = Infinity;
+    for (const key of keys) {
+      deadline = Math.min(deadline, deadlines.get(key) ?? Infinity);
+      deadlines.delete(key);
+    }
+    return deadline === Infinity ? run(keys) : runInScope({ deadline }, () => run(keys));
+  };
+  const loader = new DataLoader<K, V>(runByDeadline, {
     cache: false,
     batchScheduleFn: (dispatch) => setImmediate(() => runOutsideScopes(dispatch)),
     maxBatchSize: MAX_BATCH,
   });
   return {
-    load: (key) => (insideUnitOfWork() ? Promise.reject(new TurnBatchInUnitOfWork()) : loader.load(key)),
+    load: (key) => {
+      if (insideUnitOfWork()) return Promise.reject(new TurnBatchInUnitOfWork());
+      // A call whose units carry work of its own (the mark of an Idempotency-Key, which must
+      // commit with the write) is a batch of one, run in its own scope.
+      const scope = currentScope();
+      if (scope?.unitEnd) return aloneInScope(run, key);
+      if (scope?.deadline !== undefined) deadlines.set(key, Math.min(scope.deadline, deadlines.get(key) ?? Infinity));
+      return loader.load(key);
+    },
   };
 }
 
@@ -42,6 +60,12 @@ export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V
  * in units of its own, so the caller's transaction would neither see nor undo its work, and
  * would hold its locks while the batch waits for the rest of the turn.
  */
+async function aloneInScope<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V | Error>>, key: K): Promise<V> {
+  const [value] = Array.from(await run([key]));
+  if (value instanceof Error) throw value;
+  return value;
+}
+
 export class TurnBatchInUnitOfWork extends Error {
   constructor() {
     super("A turn batch's load inside a unit of work: read or write through the unit's manager instead.");

@@ -18,6 +18,8 @@ const DATABASE_CODES = new Set([
   'ER_LOCK_WAIT_TIMEOUT',
   'ER_CON_COUNT_ERROR',
   'SQLITE_BUSY',
+  'POOL_ACQUIRE_TIMEOUT', // no pooled connection came free within DB_CONNECT_TIMEOUT_MS
+  'REQUEST_DEADLINE', // a unit of work would have started past REQUEST_TIMEOUT_MS
 ]);
 
 /** ioredis messages of a Redis that is down or stalled. */

@@ -13,8 +13,11 @@ export class IdempotencyKey {
   @Column({ type: 'varchar', length: 255 }) idempotency_key: string;
   /** SHA-256 of method, path and body: the same key with another request is refused. */
   @Column({ type: 'varchar', length: 64 }) request_hash: string;
-  /** `running` until the first answer is written, then `done`. */
-  @Column({ type: 'varchar', length: 10 }) status: 'running' | 'done';
+  /**
+   * `running` until the first answer is written, then `done`; `written` in between once a
+   * unit of work of the request has committed (set in that unit's transaction).
+   */
+  @Column({ type: 'varchar', length: 10 }) status: 'running' | 'written' | 'done';
   @Column({ type: 'int', nullable: true }) response_code: number | null;
   @Column({ type: 'simple-json', nullable: true }) response_headers: Record<string, string> | null;
   @Column({ type: 'text', nullable: true }) response_body: string | null;

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { LessThanOrEqual } from 'typeorm';
+import { EntityManager, LessThanOrEqual } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { DueWork } from 'src/core/schedule/due-work';
 import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
@@ -76,7 +76,7 @@ export class IdempotencyStore implements DueWork, OnModuleInit {
         return { kind: 'claimed', id: (inserted.identifiers[0] as { idempotency_key_id: number }).idempotency_key_id };
       }
       if (found.request_hash !== requestHash) return { kind: 'mismatch' };
-      if (found.status === 'running') return { kind: 'running' };
+      if (found.status !== 'done') return { kind: 'running' };
       return {
         kind: 'replay',
         answer: { code: found.response_code!, headers: found.response_headers ?? {}, body: found.response_body ?? '' },
@@ -84,16 +84,52 @@ export class IdempotencyStore implements DueWork, OnModuleInit {
     });
   }
 
+  /**
+   * In the transaction of each unit of work the keyed request runs: once one commits, the key
+   * says the request wrote something (`written`), whatever becomes of its answer.
+   */
+  async markWritten(m: EntityManager, id: number): Promise<void> {
+    await m.update(IdempotencyKey, { idempotency_key_id: id, status: 'running' }, { status: 'written' });
+  }
+
+  /**
+   * After an answer that says the write did not happen or may not have (a 503): once the
+   * database answers again, a key no unit marked as written is given back (nothing was
+   * stored: a retry runs the request), and a key marked written keeps `ifWritten` as its
+   * answer. Until then a retry is told the request is still running (409).
+   * Tries every `everyMs` for up to `tries` times; true once settled.
+   */
+  async settle(id: number, ifWritten: StoredAnswer, tries = 60, everyMs = 1_000): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.uow.run(async (tx) => {
+          const qb = tx.manager.createQueryBuilder(IdempotencyKey, 'k').where({ idempotency_key_id: id });
+          if (tx.manager.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+          const found = await qb.getOne();
+          if (!found || found.status === 'done') return;
+          if (found.status === 'running') await tx.manager.delete(IdempotencyKey, id);
+          else await this.storeAnswer(tx.manager, id, ifWritten);
+        });
+        return true;
+      } catch (error) {
+        if (attempt >= tries) throw error;
+        await new Promise((resolve) => setTimeout(resolve, everyMs));
+      }
+    }
+  }
+
   /** Keeps the first answer. */
   async answer(id: number, answer: StoredAnswer): Promise<void> {
-    await this.uow.run((tx) =>
-      tx.manager.update(IdempotencyKey, id, {
-        status: 'done',
-        response_code: answer.code,
-        response_headers: answer.headers,
-        response_body: answer.body,
-      }),
-    );
+    await this.uow.run((tx) => this.storeAnswer(tx.manager, id, answer));
+  }
+
+  private async storeAnswer(m: EntityManager, id: number, answer: StoredAnswer): Promise<void> {
+    await m.update(IdempotencyKey, id, {
+      status: 'done',
+      response_code: answer.code,
+      response_headers: answer.headers,
+      response_body: answer.body,
+    });
   }
 
   /** Gives the key back (the request was refused before it ran: a retry may run it). */

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AuthenticatedUser } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
+import { errorEnvelope } from 'src/core/envelope/envelope';
+import { CallScope, currentScope } from 'src/database/call-scope';
 import { IdempotencyStore, StoredAnswer } from './idempotency-store';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -23,6 +25,10 @@ const REPLAYED_HEADERS = ['location', 'content-type'];
  *   `Idempotent-Replayed: true`, and nothing runs again;
  * - same key, another request: 400; while the first still runs: 409 (retry later).
  * Keys are kept 24 hours. 401, 409 and 429 answers are not kept (nothing ran).
+ * Each unit of work the request commits marks the key `written` in its own transaction, so
+ * after a 503 (the write rolled back, or its COMMIT unconfirmed) the key is settled once the
+ * database answers: given back when nothing was written (a retry runs the request), else
+ * kept with an answer saying so (issue 43, item 1).
  */
 @Injectable()
 export class IdempotencyGuard implements CanActivate {
@@ -55,16 +61,22 @@ export class IdempotencyGuard implements CanActivate {
         replay(res, claim.answer);
         // Answered: the exception Nest raises for `false` finds the response sent and writes nothing.
         return false;
-      case 'claimed':
-        this.keepAnswer(res, claim.id);
+      case 'claimed': {
+        // Each unit of work the request commits marks the key written, in its transaction.
+        const scope = currentScope();
+        const id = claim.id;
+        if (scope) scope.unitEnd = (m) => this.store.markWritten(m, id);
+        this.keepAnswer(res, id, scope);
         return true;
+      }
     }
   }
 
   /** Stores what the request answers (every answer goes through `res.end`), then sends it. */
-  private keepAnswer(res: Response, id: number): void {
+  private keepAnswer(res: Response, id: number, scope: CallScope | undefined): void {
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     res.end = ((...args: unknown[]) => {
+      if (scope) scope.unitEnd = undefined;
       const [chunk] = args;
       const body = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
       const headers: Record<string, string> = {};
@@ -72,15 +84,41 @@ export class IdempotencyGuard implements CanActivate {
         const value = res.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      const stored = NOT_KEPT.has(res.statusCode)
-        ? this.store.release(id)
-        : this.store.answer(id, { code: res.statusCode, headers, body });
+      const answer = { code: res.statusCode, headers, body };
+      if (res.statusCode === 503) {
+        // The write did not happen, or may not have: the key is settled in the background once
+        // the database answers (given back if nothing was written), and this answer goes now.
+        const ifWritten = (res.locals as { outcomeUnknown?: boolean }).outcomeUnknown ? storedAfterUnknown() : answer;
+        void this.store
+          .settle(id, ifWritten)
+          .catch((error: unknown) => this.logger.error(`Idempotency key ${id} not settled: ${String(error)}`));
+        return end(...args);
+      }
+      const stored = NOT_KEPT.has(res.statusCode) ? this.store.release(id) : this.store.answer(id, answer);
       void stored
         .catch((error: unknown) => this.logger.error(`Idempotency key ${id} not stored: ${String(error)}`))
         .finally(() => end(...args));
       return res;
     }) as Response['end'];
   }
+}
+
+/**
+ * The answer a retry gets when the first request's COMMIT went unconfirmed and it turned out
+ * to have been stored: its own answer was never built, so the client is told to read.
+ */
+function storedAfterUnknown(): StoredAnswer {
+  return {
+    code: 409,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(
+      errorEnvelope(
+        409,
+        'The first request with this Idempotency-Key was stored, but its answer was lost: read the object instead of sending it again.',
+        { outcome: 'stored' },
+      ),
+    ),
+  };
 }
 
 function replay(res: Response, answer: StoredAnswer): void {

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { runOutsideScopes } from 'src/database/call-scope';
 import { DueWork } from './due-work';
 
 /**
@@ -20,10 +21,16 @@ export class DueWorkRegistry {
     return this.works;
   }
 
-  /** Runs one work as of `asOf`; a failure is logged, never thrown (the next tick retries). */
+  /**
+   * Runs one work as of `asOf`; a failure is logged, never thrown (the next tick retries).
+   * It runs outside the scope of whatever called (the test clock's POST /_clock): timed work
+   * is not the request's write, and is bound by neither its deadline nor its Idempotency-Key.
+   */
   async runOne(work: DueWork, asOf: Date): Promise<void> {
     try {
-      await work.runDue(asOf);
+      await new Promise<void>((resolve, reject) =>
+        runOutsideScopes(() => void work.runDue(asOf).then(resolve, reject)),
+      );
       this.logger.debug(`${work.name} ran as of ${asOf.toISOString()}`);
     } catch (error) {
       this.logger.error(`${work.name} failed: ${error instanceof Error ? error.message : String(error)}`);

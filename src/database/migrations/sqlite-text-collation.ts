@@ -12,6 +12,13 @@ import { QueryRunner, TableColumn } from 'typeorm';
  */
 export const SQLITE_TEXT_COLLATION = 'NOCASE';
 
+/**
+ * `table.column` of the text columns that compare case-sensitively on both databases (SQLite's
+ * BINARY, MariaDB's utf8mb4_bin), which folding leaves alone: opaque tokens, such as
+ * `Idempotency-Key` values (Stripe's model: `IDK-ABC` and `idk-abc` are two keys).
+ */
+export const CASE_SENSITIVE_COLUMNS: ReadonlySet<string> = new Set(['idempotency_key.idempotency_key']);
+
 const TEXT_TYPES = new Set(['varchar', 'text', 'character varying', 'nvarchar', 'char', 'clob']);
 
 export function isSqlite(queryRunner: QueryRunner): boolean {
@@ -48,7 +55,7 @@ export async function foldTextCaseOnSqlite(
       : [...new Set((await sqliteTextColumnsNotFolded(queryRunner)).map((column) => column.split('.')[0]))];
   for (const table of await queryRunner.getTables(names)) {
     const changes = table.columns
-      .filter((column) => isTextType(column.type))
+      .filter((column) => isTextType(column.type) && !CASE_SENSITIVE_COLUMNS.has(`${table.name}.${column.name}`))
       .map((oldColumn) => {
         const newColumn: TableColumn = oldColumn.clone();
         newColumn.collation = collation;
@@ -58,7 +65,10 @@ export async function foldTextCaseOnSqlite(
   }
 }
 
-/** `table.column` of every SQLite text column not declared with the case-folding collation. */
+/**
+ * `table.column` of every SQLite text column not declared with the case-folding collation
+ * (besides the case-sensitive ones).
+ */
 export async function sqliteTextColumnsNotFolded(queryRunner: QueryRunner): Promise<string[]> {
   const missing: string[] = [];
   for (const name of await sqliteAppTables(queryRunner)) {
@@ -69,7 +79,7 @@ export async function sqliteTextColumnsNotFolded(queryRunner: QueryRunner): Prom
     const body = sql.slice(sql.indexOf('(') + 1);
     for (const definition of body.split(/,\s*(?=")/)) {
       const match = /^"(\w+)"\s+(\w+)/.exec(definition.trim());
-      if (!match || !isTextType(match[2])) continue;
+      if (!match || !isTextType(match[2]) || CASE_SENSITIVE_COLUMNS.has(`${name}.${match[1]}`)) continue;
       if (!new RegExp(`COLLATE\\s+"?${SQLITE_TEXT_COLLATION}"?`, 'i').test(definition)) {
         missing.push(`${name}.${match[1]}`);
       }

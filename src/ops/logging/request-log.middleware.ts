@@ -4,8 +4,15 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { assignRequestId } from 'src/core/context/request-id';
 import { refusalOf } from 'src/core/envelope/refusal-reason';
+import { APP_CONFIG, AppConfig } from 'src/config/app-config';
+import { errorEnvelope } from 'src/core/envelope/envelope';
+import { sendJson } from 'src/core/envelope/send-json';
 import { openScope } from 'src/database/call-scope';
 import { ROOT_LOGGER } from './root-logger';
+
+/** A read that did not end within REQUEST_TIMEOUT_MS. */
+const DEADLINE_MESSAGE =
+  'The request did not finish in time (the database is slow or not answering). Please retry shortly.';
 
 /** Methods that only read: they carry no call scope (below). */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -22,7 +29,14 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 @Injectable()
 export class RequestLogMiddleware implements NestMiddleware {
-  constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
+  private readonly timeoutMs: number;
+
+  constructor(
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.timeoutMs = config.requestTimeoutMs;
+  }
 
   use(req: Request & { id?: string }, res: Response, next: NextFunction): void {
     req.id = assignRequestId(req, res);
@@ -40,8 +54,17 @@ export class RequestLogMiddleware implements NestMiddleware {
     // opens none: the scope costs every promise of the process while one is open, and a read
     // writes no line of its own but this one and an error's (EnvelopeExceptionFilter names
     // the request itself).
-    if (READ_METHODS.has(req.method)) return next();
-    res.once('close', openScope({ origin: req }, next));
+    if (READ_METHODS.has(req.method)) {
+      // A read changes nothing: past its deadline it is answered 503 whatever it waits for.
+      const timer = setTimeout(() => {
+        if (!res.headersSent) sendJson(res, 503, errorEnvelope(503, DEADLINE_MESSAGE));
+      }, this.timeoutMs);
+      res.once('close', () => clearTimeout(timer));
+      return next();
+    }
+    // A write's units never start past its deadline, and its statements end by it (a 503
+    // with its transaction rolled back: database/call-scope.ts `deadline`).
+    res.once('close', openScope({ origin: req, deadline: performance.now() + this.timeoutMs }, next));
   }
 }
 
