@@ -293,4 +293,20 @@ describe('credit balance', () => {
     expect((await creditsOf(customer))[0]).toMatchObject({ amount: 49.99, applied: 5, unapplied: 44.99 });
     await act(id, 'cancel').expect(200);
   }, 240_000);
+
+  it('cancel with cancel_prorate credits nothing for a cycle billed free in trial', async () => {
+    jump(wall('2033-03-01', '09:00:00'));
+    const customer = await createId(t, '/api/v3/customer', { company: 'Trialist' });
+    const id = await createId(t, '/api/v3/package', {
+      customer_id: customer,
+      line_items: [{ item_id: plan, trial_days: 40 }],
+    });
+    await moveClock(t, wall('2033-03-01', '09:30:00')); // Mar 1 .. Apr 1 in trial: 0.00
+    expect((await invoicesOf(id)).map((i) => i.total)).toEqual([0]);
+    await moveClock(t, wall('2033-03-21', '12:00:00'));
+    await act(id, 'cancel', { cancel_prorate: true }).expect(200);
+    // Nothing was paid for March: nothing to give back.
+    expect(await creditsOf(customer)).toEqual([]);
+    expect(await invoicesOf(id)).toHaveLength(1);
+  }, 240_000);
 });
