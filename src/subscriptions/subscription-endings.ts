@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource, In, IsNull, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Item } from 'src/items/entities/item.entity';
 import { cycleAt, cycleBefore } from 'src/billing/cycles/cycle-calendar';
+import { isInTrial } from 'src/billing/cycles/line-billing';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext, SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { RevisionService } from 'src/core/revisions/revision.service';
@@ -123,7 +124,19 @@ export class SubscriptionEndings implements DueWork, OnModuleInit {
             ).map((i) => i.item_id)
           : [],
       );
-      const lines = live.filter((l) => !metered.has(l.item_id));
+      // Nor was a line free in trial for the cycle (it was billed on it as its last invoice).
+      const free = (l: SubscriptionLine) =>
+        isInTrial(
+          {
+            subscribed: l.subscribe_datetime,
+            trialDays: l.trial_days,
+            trialRecurs: l.trial_recurs,
+            expireRecurs: l.expire_recurs,
+            invoicesBilled: l.invoices_billed - 1,
+          },
+          cycle.start,
+        );
+      const lines = live.filter((l) => !metered.has(l.item_id) && !free(l));
       const charges = await this.proration.charges(
         m,
         cycle,
