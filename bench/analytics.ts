@@ -24,7 +24,8 @@ const MONTHS = Number(process.env.BENCH_MONTHS ?? 36);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DB = 'billing_bench_analytics';
 const [USER, PASS] = ['bench', 'bench-analytics-secret-0123'];
-const LAST = '2026-10';
+/** The history ends with this month (the real clock's, UTC). */
+const LAST = new Date().toISOString().slice(0, 7);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** `YYYY-MM` of month index `i` (0 = the first of the history). */
@@ -69,7 +70,7 @@ class Inserter {
 
 async function seed(db: Connection, usageItem: number): Promise<Record<string, number>> {
   const rnd = prng(39);
-  const stamp = '2026-10-20 12:00:00';
+  const stamp = `${LAST}-01 12:00:00`;
   const changes = new Inserter(db, 'mrr_change', [
     'package_id',
     'customer_id',
@@ -275,7 +276,6 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '0',
     BILLING_CRON: '',
     LOG_LEVEL: 'warn',
-    TEST_CLOCK: 'true',
   });
   const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: ['error', 'warn'] });
   configureApp(app);
@@ -292,7 +292,6 @@ async function main(): Promise<void> {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`);
     return body;
   };
-  await call('/api/v3/_clock', { method: 'POST', body: JSON.stringify({ datetime: '2026-10-20T12:00:00Z' }) });
   const created = JSON.parse(
     await call('/api/v3/item', {
       method: 'POST',
