@@ -83,7 +83,17 @@ describe('analytics: MRR movements, churn and retention under the test clock', (
   afterAll(() => t.close());
 
   it('gives each month its MRR, ARR, movements and paying customers (USD)', () => {
-    const pick = ['month', 'start_mrr', 'new', 'expansion', 'contraction', 'churned', 'reactivation', 'mrr', 'customers'];
+    const pick = [
+      'month',
+      'start_mrr',
+      'new',
+      'expansion',
+      'contraction',
+      'churned',
+      'reactivation',
+      'mrr',
+      'customers',
+    ];
     const rows = mrr.map((r) => pick.map((k) => r[k]));
     expect(rows).toEqual([
       // month, start, new, expansion, contraction, churned, reactivation, end, customers
