@@ -116,7 +116,8 @@ function mrrAt(sub: Row, lines: Line[], at: number): Decimal {
   return cents(monthly(all, String(sub.paycycle)));
 }
 
-async function backfill(q: QueryRunner, now: Date): Promise<void> {
+/** Exported for its test: the history the migration builds for subscriptions that already exist. */
+export async function backfill(q: QueryRunner, now: Date): Promise<void> {
   const zone = process.env.ACCOUNT_TIMEZONE || 'America/Chicago';
   const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
   for (let after = 0; ;) {
