@@ -44,7 +44,18 @@ const TABLES: TableSpec[] = [
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 type Row = Record<string, unknown>;
 const PAGE = 1000;
-const MONTHS: Record<string, number> = { mon: 1, '2mn': 2, qtr: 3, six: 6, yrl: 12, '2yr': 24, '3yr': 36, '4yr': 48, '5yr': 60, '10y': 120 };
+const MONTHS: Record<string, number> = {
+  mon: 1,
+  '2mn': 2,
+  qtr: 3,
+  six: 6,
+  yrl: 12,
+  '2yr': 24,
+  '3yr': 36,
+  '4yr': 48,
+  '5yr': 60,
+  '10y': 120,
+};
 const DAYS: Record<string, number> = { dly: 1, '1wk': 7, '2wk': 14, '4wk': 28, '8wk': 56, '12w': 84, '30d': 30 };
 
 /** A column value as the driver returns it (text, number or Date) as text. */
@@ -66,9 +77,7 @@ interface Line {
 /** The price of `qty` on a tierset (fla, uni, vol, tie, pas; never below its minimum). */
 function price(ts: Row, tiers: Row[], qty: Decimal): Decimal {
   const base = new D(str(ts.base));
-  const holding = tiers.find(
-    (t) => qty.gte(str(t.unit_from)) && (t.unit_to === null || qty.lte(str(t.unit_to))),
-  );
+  const holding = tiers.find((t) => qty.gte(str(t.unit_from)) && (t.unit_to === null || qty.lte(str(t.unit_to))));
   let exact: Decimal;
   if (ts.pricemodel === 'fla') exact = base.times(qty);
   else if (ts.pricemodel === 'pas') exact = qty;
@@ -92,7 +101,8 @@ function mrrAt(sub: Row, lines: Line[], at: number): Decimal {
   const cancelAt = String(sub.package_status_str).startsWith('canceled-') ? time(sub.cancel_datetime) : null;
   const [from, to] = [time(sub.suspendfrom_datetime), time(sub.suspendto_datetime)];
   if (time(sub.start_datetime)! > at || sub.package_status_str === 'expired-expired') return new D(0);
-  if ((cancelAt !== null && cancelAt <= at) || (from !== null && from <= at && (to === null || to > at))) return new D(0);
+  if ((cancelAt !== null && cancelAt <= at) || (from !== null && from <= at && (to === null || to > at)))
+    return new D(0);
   const live = lines.filter(
     (l) =>
       l.counts &&
@@ -106,10 +116,11 @@ function mrrAt(sub: Row, lines: Line[], at: number): Decimal {
   return cents(monthly(all, String(sub.paycycle)));
 }
 
-async function backfill(q: QueryRunner, now: Date): Promise<void> {
+/** Exported for its test: the history the migration builds for subscriptions that already exist. */
+export async function backfill(q: QueryRunner, now: Date): Promise<void> {
   const zone = process.env.ACCOUNT_TIMEZONE || 'America/Chicago';
   const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const subs = (await q.query(
       `SELECT package_id, customer_id, currency_id, paycycle, start_datetime, package_status_str, cancel_datetime,
               suspendfrom_datetime, suspendto_datetime FROM package WHERE package_id > ? ORDER BY package_id LIMIT ${PAGE}`,
@@ -168,7 +179,15 @@ async function backfill(q: QueryRunner, now: Date): Promise<void> {
         const next = mrrAt(sub, own, at);
         if (next.eq(mrr)) continue;
         const month = DateTime.fromMillis(at, { zone }).toFormat('yyyy-MM');
-        values.push(sub.package_id, sub.customer_id, sub.currency_id, fmt(at), month, next.toFixed(2), next.minus(mrr).toFixed(2));
+        values.push(
+          sub.package_id,
+          sub.customer_id,
+          sub.currency_id,
+          fmt(at),
+          month,
+          next.toFixed(2),
+          next.minus(mrr).toFixed(2),
+        );
         count++;
         mrr = next;
       }
