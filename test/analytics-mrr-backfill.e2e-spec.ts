@@ -1,4 +1,4 @@
-import { backfill } from 'src/database/migrations/1795793205642-mrr-history';
+import { backfill } from 'src/analytics/migrations/1795793205642-mrr-history';
 import { createId } from './support/catalog-fixtures';
 import { newCustomer, newSubscription } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
