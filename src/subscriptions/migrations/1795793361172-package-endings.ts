@@ -1,5 +1,14 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { boolean, createTables, datetime, dropTables, generatedId, int, single, TableSpec } from './schema-builders';
+import {
+  boolean,
+  createTables,
+  datetime,
+  dropTables,
+  generatedId,
+  int,
+  single,
+  TableSpec,
+} from 'src/database/migrations/schema-builders';
 
 /** The end of a cancelled subscription: its credit and final usage invoice, once (issue 37). */
 export class PackageEndings1795793361172 implements MigrationInterface {

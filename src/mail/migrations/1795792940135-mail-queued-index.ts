@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { tableIndex } from './schema-builders';
+import { tableIndex } from 'src/database/migrations/schema-builders';
 
 const QUEUED_INDEX = { columns: ['status', 'write_datetime'] };
 

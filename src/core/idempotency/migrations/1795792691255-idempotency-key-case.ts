@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
-import { isSqlite, isTextType, SQLITE_TEXT_COLLATION } from './sqlite-text-collation';
+import { isSqlite, isTextType, SQLITE_TEXT_COLLATION } from 'src/database/migrations/sqlite-text-collation';
 
 /**
  * Idempotency keys are opaque and case-sensitive (Stripe's model, issue 43): `IDK-ABC` is not
