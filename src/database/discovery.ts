@@ -22,7 +22,8 @@ export function findMigrations(tree = TREE): MigrationClass[] {
     (file) => basename(join(file, '..')) === 'migrations' && /^\d+-/.test(basename(file)),
   );
   return classesOf(files).filter(
-    (cls): cls is MigrationClass => typeof (cls.prototype as Partial<MigrationInterface>).up === 'function',
+    (cls): cls is MigrationClass =>
+      typeof (cls.prototype as Partial<MigrationInterface> | undefined)?.up === 'function',
   );
 }
 
