@@ -2,8 +2,7 @@ import { billingCli } from './support/billing-cli';
 import { createId } from './support/catalog-fixtures';
 import { scratchDatabase } from './support/server-process';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * The command-line billing run (issue 20, DESIGN §6 "Billing runs"): `--dry-run` shows what
@@ -48,12 +47,22 @@ describe('npm run billing', () => {
     expect(dry.out).toContain('(dry run: nothing written)');
     // Both cycles started by 2026-04-15 (March 1 and April 1), as the real run bills them.
     expect(dry.out).toContain(`package ${pkg} (customer`);
-    expect(dry.out.split(`package ${pkg} `).slice(1).map((part) => part.split('\n')[0])).toEqual([
+    expect(
+      dry.out
+        .split(`package ${pkg} `)
+        .slice(1)
+        .map((part) => part.split('\n')[0]),
+    ).toEqual([
       expect.stringContaining('invoice dated 2026-03-01, 10.00 USD'),
       expect.stringContaining('invoice dated 2026-04-01, 10.00 USD'),
     ]);
     // The onboarded plan: 40.00 + the 25.00 setup once = 65.00 in March; 40.00 in April.
-    expect(dry.out.split(`package ${setupPkg} `).slice(1).map((part) => part.split('\n')[0])).toEqual([
+    expect(
+      dry.out
+        .split(`package ${setupPkg} `)
+        .slice(1)
+        .map((part) => part.split('\n')[0]),
+    ).toEqual([
       expect.stringContaining('invoice dated 2026-03-01, 65.00 USD'),
       expect.stringContaining('invoice dated 2026-04-01, 40.00 USD'),
     ]);
@@ -132,8 +141,9 @@ describe('npm run billing -- --workers', () => {
     const t = await createTestApp(db.env, { keepDatabase: true });
     try {
       for (const pkg of packages) {
-        const invoices = (await t.get(`/api/v3/invoice?where=package_id:EQUALS:${pkg}&order=invoice_id:ASC`).expect(200))
-          .body.response as Json[];
+        const invoices = (
+          await t.get(`/api/v3/invoice?where=package_id:EQUALS:${pkg}&order=invoice_id:ASC`).expect(200)
+        ).body.response as Json[];
         expect(invoices.map((i) => i.date)).toEqual(['2026-03-01', '2026-04-01']);
       }
     } finally {

@@ -5,8 +5,7 @@ import { BillingRunSummary, RunInvoice } from 'src/billing-runs/runs/run-summary
 import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /** What a run reports of an invoice, its lines read back from the database for a real run. */
 type Described = { packageId: number; date: string; currency: string; total: string; lines: string[] };
@@ -38,8 +37,12 @@ describe('billing run: --dry-run is the run without the commit', () => {
     const out: Described[] = [];
     for (const i of invoices) {
       const lines = fromDatabase
-        ? (await t.dataSource.manager.find(InvoiceLine, { where: { invoice_id: i.invoiceId! }, order: { sort_order: 'ASC' } }))
-            .map((l) => ({ descrip: l.descrip, origin: l.line_origin, amount: l.line_subtotal }))
+        ? (
+            await t.dataSource.manager.find(InvoiceLine, {
+              where: { invoice_id: i.invoiceId! },
+              order: { sort_order: 'ASC' },
+            })
+          ).map((l) => ({ descrip: l.descrip, origin: l.line_origin, amount: l.line_subtotal }))
         : i.lines!;
       out.push({
         packageId: i.packageId,
@@ -68,7 +71,10 @@ describe('billing run: --dry-run is the run without the commit', () => {
       tiersets: [{ pricemodel: 'fla', paycycle: 'mon', base: '30', setup: '50' }],
     });
     const support = await createId(t, '/api/v3/item', { name: 'Support', pricemodel: { pricemodel: 'fla', base: 20 } });
-    const onboarding = await createId(t, '/api/v3/item', { name: 'Onboarding', pricemodel: { pricemodel: 'fla', base: 15 } });
+    const onboarding = await createId(t, '/api/v3/item', {
+      name: 'Onboarding',
+      pricemodel: { pricemodel: 'fla', base: 15 },
+    });
     const calls = await createId(t, '/api/v3/item', {
       name: 'API calls',
       is_usage: true,
@@ -122,7 +128,12 @@ describe('billing run: --dry-run is the run without the commit', () => {
     // 95 + 69 + 57 + 51.50 + 50 + 60 + 60 = 442.50.
     expect(plain(dry.summary)).toEqual({ due: 2, invoices: 7, billed: { USD: '442.50' }, failures: [] });
     // January's lines: Plan, its setup labelled setup, Support free in trial, Onboarding.
-    expect(dryInvoices[0].lines).toEqual(['recurring 30.00 ', 'setup 50.00 Setup: Plan', 'trial 0.00 ', 'recurring 15.00 ']);
+    expect(dryInvoices[0].lines).toEqual([
+      'recurring 30.00 ',
+      'setup 50.00 Setup: Plan',
+      'trial 0.00 ',
+      'recurring 15.00 ',
+    ]);
     // Nothing was written.
     expect((await t.get('/api/v3/invoice').expect(200)).body.response).toEqual([]);
 
@@ -138,12 +149,18 @@ describe('billing run: --dry-run is the run without the commit', () => {
       req.on('end', () => {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
         if (body.customer?.company === 'Refused') return res.writeHead(500).end('{}');
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ line_items: [{ usage_amount: 12 }] }));
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ line_items: [{ usage_amount: 12 }] }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     usage = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/usage` };
-    t = await createTestApp({ USAGE_URL: usage.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', USAGE_URL_TIMEOUT_MS: '5000' });
+    t = await createTestApp({
+      USAGE_URL: usage.url,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      USAGE_URL_TIMEOUT_MS: '5000',
+    });
     t.clock.set(new Date('2026-03-01T16:00:00Z'));
     const plan = await createId(t, '/api/v3/item', { name: 'Plan', pricemodel: { pricemodel: 'fla', base: 10 } });
     const calls = await createId(t, '/api/v3/item', {

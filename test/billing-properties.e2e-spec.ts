@@ -4,8 +4,7 @@ import { DateTime } from 'luxon';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 const ZONE = 'America/Chicago';
 

@@ -16,6 +16,7 @@ import { newCard, newCustomer as newAnyCustomer } from './support/factories';
 import { SmtpInbox } from './support/smtp-inbox';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
+import { Json } from './support/json';
 
 /**
  * A customer whose invoices are printed: the inbox here holds dunning mail only (an invoice a
@@ -23,8 +24,6 @@ import { moveClock } from './support/test-clock';
  */
 const newCustomer: typeof newAnyCustomer = (t, fields = {}, query) =>
   newAnyCustomer(t, { invoice_delivery: 'print', ...fields }, query);
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const ZONE = 'America/Chicago';
 const MINUTE_MS = 60_000;

@@ -6,8 +6,7 @@ import { createId } from './support/catalog-fixtures';
 import { eventLabel, eventsAfter, lastEventId } from './support/domain-events';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * Statuses derived from other objects agree at every read (issue 21 point 7), and the
@@ -130,7 +129,10 @@ describe('statuses that follow other objects', () => {
 
     // New activity shows at once; the nightly job stores and announces it.
     await make.newInvoice(t, dormant, item, { date: '2026-07-02', rate: '10.00' });
-    expect(await customer(dormant)).toMatchObject({ customer_status_str: 'active-current', customer_status_state: 'a' });
+    expect(await customer(dormant)).toMatchObject({
+      customer_status_str: 'active-current',
+      customer_status_state: 'a',
+    });
     expect(await customerIds('where=customer_status_str:EQUALS:inactive-activity')).toEqual([]);
     const back = await nightAt('2026-07-03T05:30:00Z');
     expect(statusEvents(back, 'customer', dormant)).toHaveLength(1);

@@ -5,8 +5,7 @@ import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
 import { fetchPdf, pathOf } from './support/hosted-pages';
 import { pdfText } from './support/pdf-text';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /** A 1×1 PNG: enough for pdfkit to place and the page to carry as a data: URI. */
 const LOGO_PNG = Buffer.from(

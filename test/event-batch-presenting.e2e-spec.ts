@@ -30,7 +30,11 @@ describe('invoice and package events recorded as a batch', () => {
     t.clock.set(new Date('2026-06-10T15:00:00Z'));
     c = await createCatalog(t);
     const withContact = await make.newCustomer(t, { company: 'Acme', superuser_first_name: 'Ann' });
-    const other = await make.newCustomer(t, { company: '', superuser_email: 'bo@example.com', superuser_name: 'Bo Li' });
+    const other = await make.newCustomer(t, {
+      company: '',
+      superuser_email: 'bo@example.com',
+      superuser_name: 'Bo Li',
+    });
     const withoutContact = await createId(t, '/api/v3/customer', { company: 'Lonely' });
     const taxed = [{ item_id: c.plan, line_quantity: 1 }];
     const untaxed = [{ item_id: c.consulting, line_quantity: 2 }];
@@ -128,7 +132,9 @@ describe('invoice and package events recorded as a batch', () => {
     const batch = await recordedBy((tx) => events.recordMany(tx, ctx, order, [...kinds]));
 
     expect(rows(batch)).toEqual(rows(oneByOne));
-    expect(oneByOne.map((e) => [Number(e.context_id), e.event])).toEqual(order.flatMap((id) => kinds.map((k) => [id, k])));
+    expect(oneByOne.map((e) => [Number(e.context_id), e.event])).toEqual(
+      order.flatMap((id) => kinds.map((k) => [id, k])),
+    );
     const data = oneByOne.map((e) => e.data as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(data[0].package.line_items).toHaveLength(2);
     expect(data[0].user).toMatchObject({ first_name: 'Ann' });

@@ -11,8 +11,7 @@ import { Catalog, createCatalog, createId, rowCount } from './support/catalog-fi
 import * as make from './support/factories';
 import { spyOnStatements } from './support/statement-count';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 describe('invoice actions, events and the payments extension point', () => {
   let t: TestApp;

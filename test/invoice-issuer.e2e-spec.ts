@@ -14,8 +14,7 @@ import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 const TABLES: Array<EntityTarget<ObjectLiteral>> = [
   Invoice,

@@ -1,7 +1,6 @@
 import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /** Line rules on invoice create and update that keep the sums honest. */
 describe('invoice line rules', () => {

@@ -6,8 +6,7 @@ import { createId } from './support/catalog-fixtures';
 import { SmtpInbox } from './support/smtp-inbox';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 const MINUTE_MS = 60_000;
 

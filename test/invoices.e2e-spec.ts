@@ -1,7 +1,6 @@
 import { Catalog, createCatalog, createId, rowCount } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 describe('invoices', () => {
   let t: TestApp;

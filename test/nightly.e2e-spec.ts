@@ -5,8 +5,7 @@ import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { createId } from './support/catalog-fixtures';
 import * as eventLog from './support/domain-events';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 describe('the nightly job', () => {
   let t: TestApp;

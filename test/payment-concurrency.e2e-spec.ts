@@ -8,8 +8,8 @@ import { ATTEMPT_GRACE_MS, PaymentAttemptSweeper } from 'src/transactions/paymen
 import { TransactionWriter } from 'src/transactions/transaction-writer';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
+import { Json } from './support/json';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Answer = { status: number; body: Json };
 
 /**

@@ -4,8 +4,7 @@ import { SubscriptionPaymethods } from 'src/transactions/subscription-paymethod'
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { spyOnStatements } from './support/statement-count';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * Transactions applied to invoices: every application style, changeAppliedAmounts,

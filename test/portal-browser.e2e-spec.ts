@@ -6,8 +6,7 @@ import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
 import { chromiumPath, freePort } from './support/chromium';
 import { ARTIFACTS } from './support/hosted-pages';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 const BOUND_MS = 60_000;
 

@@ -2,8 +2,7 @@ import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
 import { fetchPdf, pathOf } from './support/hosted-pages';
 import { pdfText } from './support/pdf-text';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 describe('hosted documents (url_permalink, url_pdflink, url_statementlink)', () => {
   let t: TestApp;

@@ -2,8 +2,7 @@ import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
 import { linksIn } from './support/hosted-pages';
 import { SmtpInbox } from './support/smtp-inbox';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 const BASE = 'https://billing.example.test';
 const CARD = { number: '4242424242424242', expdate_year: 2030, expdate_month: 12 };

@@ -5,8 +5,7 @@ import { browserOf, csrfOf, fetchPdf, linksIn, pathOf } from './support/hosted-p
 import { pdfText } from './support/pdf-text';
 import { SmtpInbox } from './support/smtp-inbox';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 const BASE = 'http://portal.test';
 /** An HTML page, never the API's JSON envelope. */

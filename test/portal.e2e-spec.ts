@@ -3,8 +3,7 @@ import { Catalog, createCatalog, createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
 import { browserOf, csrfOf, pathOf } from './support/hosted-pages';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 const CARD = { number: '4242424242424242', expdate_month: '12', expdate_year: '2030', cvv: '123' };
 const DECLINED = { ...CARD, number: '4000000000000002' };

@@ -5,8 +5,7 @@ import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
 import { spyOnStatements } from './support/statement-count';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /** `/quote`: create, update, reads, conversion and rejection, events, and the 400s that write nothing. */
 describe('quotes (/quote)', () => {

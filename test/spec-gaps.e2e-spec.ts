@@ -3,8 +3,7 @@ import { createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * The SPEC gaps of issue 41: query fields `quote.quote_id` (invoices) and

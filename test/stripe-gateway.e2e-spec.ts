@@ -12,8 +12,7 @@ import * as make from './support/factories';
 import { FakeStripe, STRIPE_WEBHOOK_SECRET, stripeEnv } from './support/fake-stripe';
 import { browserOf, csrfOf, pathOf } from './support/hosted-pages';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * The Stripe gateway (issue 38) against a local Stripe-compatible server that records

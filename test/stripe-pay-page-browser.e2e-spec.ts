@@ -3,8 +3,7 @@ import { createId } from './support/catalog-fixtures';
 import { chromiumPath, freePort } from './support/chromium';
 import { FakeStripe, stripeEnv } from './support/fake-stripe';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 const STRIPE_JS = /^https:\/\/js\.stripe\.com\/v3\//;
 

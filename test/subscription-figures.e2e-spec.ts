@@ -3,8 +3,7 @@ import { DomainEvent } from 'src/core/events/domain-event.entity';
 import { createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * How customers and invoices follow subscriptions (issue 19 point 5): mrr/arr, invoices

@@ -5,8 +5,7 @@ import { createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /** An instant of the account zone (America/Chicago, UTC-6 in January and February). */
 const cst = (local: string): string => `${local}-06:00`;

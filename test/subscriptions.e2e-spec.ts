@@ -2,8 +2,7 @@ import { DueWorkScheduler } from 'src/core/schedule/due-work-scheduler';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 import { spyOnStatements } from './support/statement-count';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /** `/package`: create, update, reads, query fields and the 400s that write nothing. */
 describe('subscriptions (/package)', () => {

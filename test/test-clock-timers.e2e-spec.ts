@@ -3,8 +3,7 @@ import { createId } from './support/catalog-fixtures';
 import { scratchDatabase } from './support/server-process';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * Issue 37 (defect 14), DESIGN §3 TEST_CLOCK: while the test clock is on, only moving it runs
@@ -37,9 +36,12 @@ describe('TEST_CLOCK=true with BILLING_CRON set', () => {
 
   it('mounts no timer and bills nothing at start; moving the clock bills the cycles due on the way', async () => {
     // Every second by BILLING_CRON, on an instance that runs workers: the timers would fire at once.
-    t = await createTestApp({ ...db.env, TEST_CLOCK: 'true', APP_ROLE: 'all', BILLING_CRON: '* * * * * *' }, {
-      keepDatabase: true,
-    });
+    t = await createTestApp(
+      { ...db.env, TEST_CLOCK: 'true', APP_ROLE: 'all', BILLING_CRON: '* * * * * *' },
+      {
+        keepDatabase: true,
+      },
+    );
     const timers = t.app.get(SchedulerRegistry);
     expect(timers.getCronJobs().size).toBe(0);
     expect(timers.getIntervals()).toEqual([]);

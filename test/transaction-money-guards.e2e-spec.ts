@@ -1,8 +1,7 @@
 import { UnitOfWork } from 'src/database/unit-of-work';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * Status changes and re-applications that would leave an invoice holding more (or less)

@@ -159,8 +159,9 @@ describe('unit of work runs once', () => {
         { name: 'uow-x', value: '' },
         { name: 'uow-y', value: '' },
       ]);
-      const append = (name: string, letter: string) => (m: { query: (sql: string, p: unknown[]) => Promise<unknown> }) =>
-        m.query('UPDATE account_secret SET value = CONCAT(value, ?) WHERE name = ?', [letter, name]);
+      const append =
+        (name: string, letter: string) => (m: { query: (sql: string, p: unknown[]) => Promise<unknown> }) =>
+          m.query('UPDATE account_secret SET value = CONCAT(value, ?) WHERE name = ?', [letter, name]);
       // Another transaction, heavier than the group (InnoDB rolls back the lighter one), holds y.
       const other = t.dataSource.createQueryRunner();
       await other.startTransaction();
@@ -188,7 +189,10 @@ describe('unit of work runs once', () => {
         runs.b++;
         // A body that swallows the deadlock and writes on: its write must not run in
         // autocommit once the database has ended the transaction.
-        const refused = await append('uow-y', 'b')(tx.manager).then(
+        const refused = await append(
+          'uow-y',
+          'b',
+        )(tx.manager).then(
           () => false,
           () => true,
         );

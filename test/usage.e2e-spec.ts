@@ -2,8 +2,7 @@ import { UsageTargetResolver } from 'src/usage/usage-target-resolver';
 import { UsageService } from 'src/usage/usage.service';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /** `POST /usage` (SPEC "Usage"): the three selectors, types and options, idempotent keys, bulk. */
 describe('usage (/usage)', () => {

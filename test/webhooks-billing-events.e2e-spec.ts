@@ -3,8 +3,7 @@ import { WebhookSweeper } from 'src/webhooks/delivery/webhook-sweeper';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
 import { startReceiver, verifyStandardWebhook, WebhookReceiver } from './support/webhook-receiver';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * The invoice and nightly events as a receiver sees them: each arrives signed, with the

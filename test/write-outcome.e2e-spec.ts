@@ -1,7 +1,6 @@
 import { MysqlQueryRunner } from 'typeorm/driver/mysql/MysqlQueryRunner';
 import { AUTH, createTestApp, TestApp } from './support/test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * An answer never lies about a write (issue 43, item 1), on MariaDB (this file always runs
