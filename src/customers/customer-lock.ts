@@ -1,4 +1,5 @@
 import { In } from 'typeorm';
+import { locksRows } from 'src/database/dialect';
 import { Tx } from 'src/database/unit-of-work';
 import { Customer } from './entities/customer.entity';
 
@@ -11,7 +12,7 @@ import { Customer } from './entities/customer.entity';
  * orders (deadlocks on MySQL/MariaDB). SQLite has a single writer and needs no lock.
  */
 export async function lockCustomers(tx: Tx, customerIds: number[]): Promise<void> {
-  if (tx.manager.connection.options.type !== 'mysql') return;
+  if (!locksRows(tx.manager)) return;
   const ids = [...new Set(customerIds)].sort((a, b) => a - b);
   if (!ids.length) return;
   await tx.manager

@@ -21,7 +21,7 @@ import { accountDateSql, accountToday, addDays } from 'src/core/time/account-dat
 import { EntityReader, ReadClause } from 'src/database/entity-reader';
 import { insertColumnsKey, insertRow, insertRowsReturningIds } from 'src/database/insert-row';
 import { modStamps, newRecordStamps } from 'src/core/context/record-stamps';
-import { Tx, UnitOfWork } from 'src/database/unit-of-work';
+import { readManager, Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { ACTIVITY_DAYS, CustomerActivity } from './customer-activity';
 import { CustomerDeletion } from './customer-deletion';
@@ -271,13 +271,14 @@ export class CustomersService {
   private readonly readById: TurnBatch<number, Record<string, unknown>> = readsById(
     'customer',
     (customer) => customer.customer_id as number,
-    (ids) => this.presentedAmong(this.dataSource.manager, ids),
+    (ids) => this.presentedAmong(readManager(this.dataSource), ids),
   );
 
+  /** The wire customer; inside a unit of work, as it stands in the unit's transaction. */
   async findOne(ref: string): Promise<Record<string, unknown>> {
     const parsed = parsePathRef(ref);
     if (parsed?.kind === 'id') return this.readById.load(parsed.id);
-    return this.presentOne(this.dataSource.manager, pathRefCondition('c', CUSTOMER_REF, ref), true);
+    return this.presentOne(readManager(this.dataSource), pathRefCondition('c', CUSTOMER_REF, ref), true);
   }
 
   /** The customer's id for a path ref (404 when there is none). */

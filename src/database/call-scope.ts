@@ -2,9 +2,17 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from 'typeorm';
 
+/** One database transaction plus work to run only once it has committed (mail, job kicks). */
+export interface Tx {
+  readonly manager: EntityManager;
+  afterCommit(fn: () => void | Promise<void>): void;
+}
+
 /** Set while a unit of work's body runs; cleared when the body settles. */
 export interface UnitMark {
   active: boolean;
+  /** The unit's transaction: what a call made inside the body reads and writes through. */
+  readonly tx?: Tx;
 }
 
 /** What a call carries down through everything it awaits. */

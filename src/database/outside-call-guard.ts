@@ -1,4 +1,4 @@
-import { CallScope, currentScope, runInScope, UnitMark } from './call-scope';
+import { CallScope, currentScope, runInScope, Tx, UnitMark } from './call-scope';
 
 /**
  * The scope of whoever asks for a unit of work, taken when they ask: a write group may run
@@ -13,8 +13,8 @@ export function unitCaller(): CallScope | undefined {
  * it awaits (and nothing after it) is known to be inside a database transaction, and a
  * line logged inside it names the caller's request.
  */
-export async function runAsUnitBody<T>(caller: CallScope | undefined, body: () => Promise<T>): Promise<T> {
-  const mark: UnitMark = { active: true };
+export async function runAsUnitBody<T>(caller: CallScope | undefined, tx: Tx, body: () => Promise<T>): Promise<T> {
+  const mark: UnitMark = { active: true, tx };
   try {
     return await runInScope({ ...caller, unit: mark }, body);
   } finally {
@@ -26,6 +26,12 @@ export async function runAsUnitBody<T>(caller: CallScope | undefined, body: () =
 /** Whether the caller runs inside a unit of work's body. */
 export function insideUnitOfWork(): boolean {
   return currentScope()?.unit?.active === true;
+}
+
+/** The transaction of the unit of work whose body the caller runs in; undefined outside any. */
+export function currentUnit(): Tx | undefined {
+  const unit = currentScope()?.unit;
+  return unit?.active === true ? unit.tx : undefined;
 }
 
 /** Thrown when an outside call (gateway, HTTP, mail) is made inside a unit of work. */

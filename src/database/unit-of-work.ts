@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { performance } from 'node:perf_hooks';
-import { currentScope, DeadlinePassed } from './call-scope';
+import { currentScope, DeadlinePassed, Tx } from './call-scope';
 import { MysqlGroupCommit } from './mysql-group-commit';
-import { runAsUnitBody, unitCaller } from './outside-call-guard';
+import { currentUnit, runAsUnitBody, unitCaller } from './outside-call-guard';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
-/** One database transaction plus work to run only once it has committed (mail, job kicks). */
-export interface Tx {
-  readonly manager: EntityManager;
-  afterCommit(fn: () => void | Promise<void>): void;
+export type { Tx } from './call-scope';
+
+/**
+ * The manager a read should use: inside a unit of work's body its transaction's (so the
+ * read sees what the unit wrote, and on MariaDB waits on no lock the unit holds), else the
+ * data source's. A service read that may be called from inside a unit takes it from here.
+ */
+export function readManager(dataSource: DataSource): EntityManager {
+  return currentUnit()?.manager ?? dataSource.manager;
 }
 
 /**
@@ -34,6 +39,11 @@ export interface Tx {
  *   run survives: its writes are undone, its `afterCommit` callbacks dropped, and it
  *   cannot have called out. A body must therefore keep its effects in the database (or
  *   in what it returns), not in variables of its caller.
+ * - **Inside a unit, part of it.** A unit asked for inside another unit's body (a service
+ *   method that writes, called from a unit) runs at once in the caller's transaction: it
+ *   commits, fails and is re-run with the caller's unit, and its `afterCommit` work waits
+ *   for the caller's COMMIT. A transaction of its own would wait for the caller's to end:
+ *   a deadlock on SQLite's one writer, a lock wait against the caller on MariaDB.
  */
 @Injectable()
 export class UnitOfWork {
@@ -50,12 +60,15 @@ export class UnitOfWork {
   }
 
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    let callbacks: Array<() => void | Promise<void>> = [];
     const caller = unitCaller();
+    // A unit asked for inside a unit's body joins it: it commits, fails and runs again with it.
+    const outer = currentUnit();
+    if (outer) return work(outer);
     // Read here, in the caller's scope: the body may run from a group started by another call.
     const scope = currentScope();
     const unitEnd = scope?.unitEnd;
     const deadline = scope?.deadline;
+    let callbacks: Array<() => void | Promise<void>> = [];
     const inTransaction = (manager: EntityManager): Promise<T> => {
       // A unit that waited (for a connection, a group) past its request's deadline never
       // starts: its caller is answered 503 and nothing of it is written (its savepoint).
@@ -64,10 +77,10 @@ export class UnitOfWork {
       }
       // Only the run that commits leaves its callbacks.
       const run: typeof callbacks = (callbacks = []);
-      const body = () => work({ manager, afterCommit: (fn) => run.push(fn) });
-      if (!unitEnd) return runAsUnitBody(caller, body);
-      return runAsUnitBody(caller, async () => {
-        const result = await body();
+      const tx: Tx = { manager, afterCommit: (fn) => run.push(fn) };
+      if (!unitEnd) return runAsUnitBody(caller, tx, () => work(tx));
+      return runAsUnitBody(caller, tx, async () => {
+        const result = await work(tx);
         await unitEnd(manager);
         return result;
       });

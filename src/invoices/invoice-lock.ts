@@ -1,6 +1,7 @@
 import { In } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
+import { lockForUpdate } from 'src/database/dialect';
 import { Tx } from 'src/database/unit-of-work';
 import { Invoice } from './entities/invoice.entity';
 import { INVOICE_REF } from './invoice-ref';
@@ -18,7 +19,7 @@ export async function lockInvoices(tx: Tx, invoiceIds: number[]): Promise<Invoic
     .createQueryBuilder(Invoice, 'i')
     .where({ invoice_id: In(ids) })
     .orderBy('i.invoice_id', 'ASC');
-  if (tx.manager.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+  lockForUpdate(qb);
   return qb.getMany();
 }
 

@@ -15,6 +15,7 @@ import { dtoColumns } from 'src/core/validation/dto-columns';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CUSTOMER_REF } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
+import { locksRows } from 'src/database/dialect';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { ReferenceService } from 'src/reference/reference.service';
 import { CreateQuoteDto, UpdateQuoteDto } from './dto/quote-fields.dto';
@@ -152,7 +153,7 @@ export class QuotesService {
   /** The quote a path names (404 if none), under its row lock on MySQL/MariaDB. */
   async lockedByRef(tx: Tx, ref: string): Promise<Quote> {
     const found = await findByPathRef(tx.manager, QUOTE_REF, ref);
-    if (tx.manager.connection.options.type !== 'mysql') return found;
+    if (!locksRows(tx.manager)) return found;
     const locked = await tx.manager
       .createQueryBuilder(Quote, 'q')
       .where('q.quote_id = :id', { id: found.quote_id })

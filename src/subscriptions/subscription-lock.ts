@@ -1,4 +1,5 @@
 import { findByPathRef } from 'src/core/refs/ref-resolver';
+import { locksRows } from 'src/database/dialect';
 import { Tx } from 'src/database/unit-of-work';
 import { Subscription } from './entities/subscription.entity';
 import { SUBSCRIPTION_REF } from './subscription-ref';
@@ -9,7 +10,7 @@ import { SUBSCRIPTION_REF } from './subscription-ref';
  */
 export async function lockedSubscriptionByRef(tx: Tx, ref: string): Promise<Subscription> {
   const found = await findByPathRef(tx.manager, SUBSCRIPTION_REF, ref);
-  if (tx.manager.connection.options.type !== 'mysql') return found;
+  if (!locksRows(tx.manager)) return found;
   const locked = await tx.manager
     .createQueryBuilder(Subscription, 'p')
     .where('p.package_id = :id', { id: found.package_id })

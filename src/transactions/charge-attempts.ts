@@ -7,6 +7,7 @@ import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney } from 'src/core/money/decimal';
 import { randomToken } from 'src/core/refs/random-token';
+import { lockForUpdate } from 'src/database/dialect';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { addBusinessDays } from 'src/payments/business-days';
 import { GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
@@ -265,7 +266,7 @@ export class ChargeAttempts {
 /** The attempt under its row lock (MySQL; SQLite has a single writer). */
 export async function lockAttempt(m: EntityManager, id: number): Promise<PaymentAttempt> {
   const qb = m.createQueryBuilder(PaymentAttempt, 'a').where('a.payment_attempt_id = :id', { id });
-  if (m.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+  lockForUpdate(qb);
   const found = await qb.getOne();
   if (!found) throw new Error(`Payment attempt ${id} is missing.`);
   return found;

@@ -5,6 +5,7 @@ import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { lockCustomers } from 'src/customers/customer-lock';
+import { lockForUpdate } from 'src/database/dialect';
 import { Tx } from 'src/database/unit-of-work';
 import { CreditMemoToRecord, InvoiceCreditHandler, IssuedForCredit } from 'src/invoices/invoice-credit';
 import { InvoiceExtensions } from 'src/invoices/invoice-extensions';
@@ -110,7 +111,7 @@ export class CustomerCredit implements InvoiceCreditHandler, OnModuleInit {
       })
       .orderBy('t.transaction_datetime', 'ASC')
       .addOrderBy('t.transaction_id', 'ASC');
-    if (tx.manager.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+    lockForUpdate(qb);
     return qb.getMany();
   }
 

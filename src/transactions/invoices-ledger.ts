@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
 import { ZERO } from 'src/core/money/decimal';
+import { lockForUpdate } from 'src/database/dialect';
 import { EntityReader } from 'src/database/entity-reader';
 import { Tx } from 'src/database/unit-of-work';
 import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
@@ -82,7 +83,7 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
         .createQueryBuilder(Invoice, 'i')
         .where({ customer_id: customerId, void_datetime: IsNull() })
         .orderBy('i.invoice_id', 'ASC');
-      if (tx.manager.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+      lockForUpdate(qb);
       return qb.getMany();
     });
   }

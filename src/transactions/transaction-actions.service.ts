@@ -9,6 +9,7 @@ import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { centsText } from 'src/core/money/money-format';
 import { modStamps } from 'src/core/context/record-stamps';
+import { lockForUpdate } from 'src/database/dialect';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { parsePositiveAmount } from './amount-input';
 import { parseAppliedTo } from './applied-to-input';
@@ -215,7 +216,7 @@ export class TransactionActionsService {
   /** The transaction's applications, read under their row locks on MySQL (its own row is locked before). */
   private async currentApplications(m: EntityManager, id: number): Promise<TransactionApplied[]> {
     const qb = m.createQueryBuilder(TransactionApplied, 'ta').where('ta.transaction_id = :id', { id });
-    if (this.uow.isMysql) qb.setLock('pessimistic_write');
+    lockForUpdate(qb);
     return qb.getMany();
   }
 }

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { lockForUpdate } from 'src/database/dialect';
 import { Transaction } from './entities/transaction.entity';
 
 /**
@@ -10,6 +11,6 @@ export async function lockTransactionRow(m: EntityManager, id: number): Promise<
     .createQueryBuilder(Transaction, 't')
     .select(['t.transaction_id', 't.status_str'])
     .where('t.transaction_id = :id', { id });
-  if (m.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+  lockForUpdate(qb);
   return (await qb.getOne())?.status_str;
 }

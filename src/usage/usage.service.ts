@@ -10,7 +10,7 @@ import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { insertRowsReturningIds } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
-import { UnitOfWork } from 'src/database/unit-of-work';
+import { readManager, UnitOfWork } from 'src/database/unit-of-work';
 import { UsageRecord } from './entities/usage-record.entity';
 import { keyTaken, SingleUsageBatch } from './single-usage-batch';
 import { parseUsageRecord, UsageRecordInput } from './usage-record-input';
@@ -72,7 +72,7 @@ export class UsageService {
   /** The rows of single records that arrived together, their lines resolved in one read. */
   private async singleRows(records: readonly SingleRecord[]): Promise<Array<Partial<UsageRecord> | ApiError>> {
     const targets = await this.resolver.resolve(
-      this.dataSource.manager,
+      readManager(this.dataSource),
       records.map((r) => r.input.selector),
     );
     return records.map((r, i) => {

@@ -7,6 +7,7 @@ import { JobQueue } from 'src/core/jobs/job-queue';
 import { ZERO } from 'src/core/money/decimal';
 import { DueWork } from 'src/core/schedule/due-work';
 import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
+import { lockForUpdate } from 'src/database/dialect';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
@@ -267,7 +268,7 @@ function isOpen(invoice: Invoice): boolean {
 /** The row under its lock (MySQL; SQLite has a single writer). */
 async function lockRow(m: EntityManager, id: number): Promise<InvoiceCollection> {
   const qb = m.createQueryBuilder(InvoiceCollection, 'c').where('c.invoice_collection_id = :id', { id });
-  if (m.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+  lockForUpdate(qb);
   const row = await qb.getOne();
   if (!row) throw new Error(`Collection row ${id} is missing.`);
   return row;

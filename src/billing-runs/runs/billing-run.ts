@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { DataSource, DataSourceOptions, In, IsNull } from 'typeorm';
+import { DataSource, In, IsNull } from 'typeorm';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { groupBy } from 'src/core/collections/group-by';
 import { ZERO } from 'src/core/money/decimal';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { accountDate } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
+import { lockFreeIds, writeUnitsInFlight } from 'src/database/dialect';
 import { EntityReader, plainReader } from 'src/database/entity-reader';
-import { MAX_MYSQL_GROUPS_IN_FLIGHT } from 'src/database/mysql-group-commit';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { InvoiceLine } from 'src/invoices/entities/invoice-line.entity';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
@@ -29,15 +29,6 @@ import { BillingRunListener, BillingRunSummary, describeTotals, RunInvoice, RunW
 const BATCH = 500;
 /** Subscriptions billed at once: their units share group commits (SQLite) or use the pool (MySQL). */
 const CONCURRENCY = 4;
-/**
- * A batch's cycles are billed in this many units at once, each in a transaction of its own:
- * on MySQL/MariaDB one per transaction the group commit runs in flight (three units beat two
- * in five alternating pairs of 20,000 or 30,000 due; at 100,000 one pair went each way:
- * bench/RESULTS.md). SQLite has one writer, and a third unit there only waits.
- */
-function unitsPerBatch(type: DataSourceOptions['type']): number {
-  return type === 'mysql' ? MAX_MYSQL_GROUPS_IN_FLIGHT : 2;
-}
 /** A run as of a moment long after the last one bills every cycle up to it, but never loops forever. */
 const MAX_CYCLES_PER_SUBSCRIPTION = 1000;
 
@@ -270,7 +261,11 @@ export class BillingRun {
     if (cycles.length === 0) return [];
     cycles.sort((a, b) => a.id - b.id);
     // Units in flight at once, each on a connection of its own: the statements are round trips.
-    const parts = chunk(cycles, Math.ceil(cycles.length / unitsPerBatch(this.dataSource.options.type)));
+    // A batch's cycles are billed in as many units at once as the database writes usefully,
+    // each in a transaction of its own (database/dialect.ts; on MySQL/MariaDB three units beat
+    // two in five alternating pairs of 20,000 or 30,000 due; at 100,000 one pair went each
+    // way: bench/RESULTS.md).
+    const parts = chunk(cycles, Math.ceil(cycles.length / writeUnitsInFlight(this.dataSource)));
     const outcomes = new Map<number, UnitOutcome>();
     const failedIds = new Set<number>();
     await Promise.all(
@@ -570,14 +565,7 @@ async function lockForBilling(tx: Tx, id: number): Promise<Subscription | null> 
  */
 async function lockBatchForBilling(tx: Tx, ids: number[]): Promise<Map<number, Subscription>> {
   const m = tx.manager;
-  let free = ids;
-  if (m.connection.options.type === 'mysql') {
-    const rows: Array<{ package_id: number | string }> = await m.query(
-      `SELECT package_id FROM package WHERE package_id IN (${ids.map(() => '?').join(', ')}) FOR UPDATE SKIP LOCKED`,
-      ids,
-    );
-    free = rows.map((r) => Number(r.package_id));
-  }
+  const free = await lockFreeIds(m, 'package', 'package_id', ids);
   const subs = free.length
     ? await plainReader(m, Subscription).many(m, { where: 'e.package_id IN (:...ids)', params: { ids: free } })
     : [];

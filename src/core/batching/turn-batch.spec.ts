@@ -5,7 +5,6 @@ import {
   paddedToPowerOfTwo,
   readsById,
   turnBatch,
-  TurnBatchInUnitOfWork,
   writeTogetherOrAlone,
 } from './turn-batch';
 import { CallScope, currentScope, runInScope } from 'src/database/call-scope';
@@ -66,14 +65,24 @@ describe('turnBatch', () => {
     ]);
   });
 
-  it('refuses a call made inside a unit of work, and runs nothing for it', async () => {
-    const run = jest.fn((keys: readonly number[]) => Promise.resolve([...keys]));
+  it("runs a call made inside a unit of work alone, at once, in the caller's scope", async () => {
+    const scopes: Array<CallScope | undefined> = [];
+    const run = jest.fn((keys: readonly number[]) => {
+      scopes.push(currentScope());
+      return Promise.resolve(keys.map((k) => (k < 0 ? new Error(`bad ${k}`) : k * 10)));
+    });
     const batch = turnBatch<number, number>(run);
     const unit = { active: true };
-    await expect(runInScope({ unit }, () => batch.load(1))).rejects.toBeInstanceOf(TurnBatchInUnitOfWork);
+    // Two calls of one turn inside the unit: two runs of one key each, not one batch.
+    await expect(runInScope({ unit }, () => Promise.all([batch.load(1), batch.load(2)]))).resolves.toEqual([10, 20]);
+    await expect(runInScope({ unit }, () => batch.load(-3))).rejects.toThrow('bad -3');
+    expect(run.mock.calls).toEqual([[[1]], [[2]], [[-3]]]);
+    expect(scopes.every((scope) => scope?.unit === unit)).toBe(true);
+    // Once the unit's body has ended, calls are batched again, outside every scope.
     unit.active = false;
-    await expect(runInScope({ unit }, () => batch.load(2))).resolves.toBe(2);
-    expect(run.mock.calls).toEqual([[[2]]]);
+    await expect(runInScope({ unit }, () => Promise.all([batch.load(4), batch.load(5)]))).resolves.toEqual([40, 50]);
+    expect(run.mock.calls.slice(3)).toEqual([[[4, 5]]]);
+    expect(scopes[3]).toBeUndefined();
   });
 });
 

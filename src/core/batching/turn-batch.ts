@@ -23,8 +23,14 @@ export interface TurnBatch<K, V> {
  * only the calls of one request, so the batch waits for `setImmediate` instead. The batch
  * runs outside its first caller's scope (database/call-scope.ts), which `setImmediate`
  * would otherwise carry into it: it works for every call, so a line it logs names no single
- * request; each caller is back in its own scope once its `load` settles. A caller inside a
- * unit of work is refused (TurnBatchInUnitOfWork).
+ * request; each caller is back in its own scope once its `load` settles.
+ *
+ * A call inside a unit of work's body is not batched: `run` is handed that key alone, at
+ * once, in the caller's scope, so its reads go through the unit's transaction (`readManager`,
+ * database/unit-of-work.ts) and its units join the caller's (UnitOfWork.run): it sees what
+ * the unit wrote, and what it writes commits or is undone with the unit. A batch would run
+ * on connections and in units of its own, which the caller's transaction would neither see
+ * nor undo, and would hold the caller's locks while it waits for the rest of the turn.
  */
 export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V | Error>>): TurnBatch<K, V> {
   // The calls' deadlines (call-scope.ts): a batch runs by the earliest of its calls'.
@@ -44,33 +50,23 @@ export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V
   });
   return {
     load: (key) => {
-      if (insideUnitOfWork()) return Promise.reject(new TurnBatchInUnitOfWork());
-      // A call whose units carry work of its own (the mark of an Idempotency-Key, which must
-      // commit with the write) is a batch of one, run in its own scope.
+      // Inside a unit of work a call is not batched: it runs alone, at once, in the caller's
+      // transaction. So does a call whose units carry work of its own (the mark of an
+      // Idempotency-Key, which must commit with the write).
+      if (insideUnitOfWork()) return alone(run, key);
       const scope = currentScope();
-      if (scope?.unitEnd) return aloneInScope(run, key);
+      if (scope?.unitEnd) return alone(run, key);
       if (scope?.deadline !== undefined) deadlines.set(key, Math.min(scope.deadline, deadlines.get(key) ?? Infinity));
       return loader.load(key);
     },
   };
 }
 
-/**
- * Thrown by `load` inside a unit of work's body: a batch reads and writes on connections and
- * in units of its own, so the caller's transaction would neither see nor undo its work, and
- * would hold its locks while the batch waits for the rest of the turn.
- */
-async function aloneInScope<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V | Error>>, key: K): Promise<V> {
-  const [value] = Array.from(await run([key]));
-  if (value instanceof Error) throw value;
-  return value;
-}
-
-export class TurnBatchInUnitOfWork extends Error {
-  constructor() {
-    super("A turn batch's load inside a unit of work: read or write through the unit's manager instead.");
-    this.name = 'TurnBatchInUnitOfWork';
-  }
+/** `key` run as a batch of its own, in the caller's scope: its value, or its Error thrown. */
+async function alone<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V | Error>>, key: K): Promise<V> {
+  const answer = Array.from(await run([key]))[0];
+  if (answer instanceof Error) throw answer;
+  return answer;
 }
 
 /** A failure as an Error: a batch answers each call with a value or an Error, nothing else. */
@@ -124,7 +120,8 @@ export async function writeTogetherOrAlone<T, R>(
  *
  * The ids handed to `readMany` are padded to a power of two by repeating the last, so
  * that an `IN (...)` of them is one of eight statement texts, each prepared once per
- * connection (database/mysql-prepared.ts), not one per batch size.
+ * connection (database/mysql-prepared.ts), not one per batch size. Inside a unit of work
+ * `readMany` gets the one id alone and must read through `readManager` (see turnBatch).
  */
 export function readsById<V extends object>(
   resource: string,

@@ -3,6 +3,7 @@ import { EntityManager, LessThanOrEqual } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { DueWork } from 'src/core/schedule/due-work';
 import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
+import { lockForUpdate } from 'src/database/dialect';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { IdempotencyKey } from './idempotency-key.entity';
 
@@ -53,7 +54,7 @@ export class IdempotencyStore implements DueWork, OnModuleInit {
       const qb = m
         .createQueryBuilder(IdempotencyKey, 'k')
         .where({ api_credential_id: credentialId, idempotency_key: key });
-      if (m.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
+      lockForUpdate(qb);
       let found = await qb.getOne();
       if (found && found.expires_datetime <= now) {
         await m.delete(IdempotencyKey, found.idempotency_key_id);
