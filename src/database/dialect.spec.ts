@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DataSource } from 'typeorm';
-import { lockForUpdate, locksRows, writeUnitsInFlight } from './dialect';
+import { lockForUpdate, locksRows, singleWriterFile, writeUnitsInFlight } from './dialect';
 import { MAX_MYSQL_GROUPS_IN_FLIGHT } from './mysql-group-commit';
 
 /** Built, never connected: the SQL a driver would send, without a server. */
@@ -22,6 +22,12 @@ describe('dialect', () => {
   it('runs as many write units at once as the database writes usefully', () => {
     expect(writeUnitsInFlight(mysql)).toBe(MAX_MYSQL_GROUPS_IN_FLIGHT);
     expect(writeUnitsInFlight(sqlite)).toBe(2);
+  });
+
+  it('names the file of a database with one writer across processes, and none elsewhere', () => {
+    expect(singleWriterFile({ type: 'better-sqlite3', database: 'data/billing.sqlite' })).toBe('data/billing.sqlite');
+    expect(singleWriterFile({ type: 'better-sqlite3', database: ':memory:' })).toBeNull();
+    expect(singleWriterFile(mysql.options)).toBeNull();
   });
 
   it('is the only place outside database/ and config/ that names a database type', () => {

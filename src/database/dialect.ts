@@ -1,4 +1,4 @@
-import { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DataSource, DataSourceOptions, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { MAX_MYSQL_GROUPS_IN_FLIGHT } from './mysql-group-commit';
 
 /**
@@ -53,4 +53,15 @@ export async function lockFreeIds(
  */
 export function writeUnitsInFlight(dataSource: DataSource): number {
   return isMysql(dataSource) ? MAX_MYSQL_GROUPS_IN_FLIGHT : 2;
+}
+
+/**
+ * The file of a database that has one writer across every process using it (a SQLite file),
+ * for work that must not run in two processes at once; null where the database arbitrates
+ * writers itself with row locks (MySQL/MariaDB) or lives in one process only (`:memory:`).
+ */
+export function singleWriterFile(options: DataSourceOptions): string | null {
+  if (options.type !== 'better-sqlite3') return null;
+  const file = options.database;
+  return file === ':memory:' || file === '' ? null : file;
 }

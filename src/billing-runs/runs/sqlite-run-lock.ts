@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { DataSourceOptions } from 'typeorm';
+import { singleWriterFile } from 'src/database/dialect';
 
 /** How often a waiting run looks whether the run in progress has ended. */
 const POLL_MS = 250;
@@ -34,8 +35,8 @@ export async function acquireRunLock(
   waitMs: number,
   onWait?: (holderPid: number) => void,
 ): Promise<HeldRunLock | BusyRunLock> {
-  const database = options.type === 'better-sqlite3' ? options.database : ':memory:';
-  if (database === ':memory:' || database === '') return { kind: 'held', release: () => Promise.resolve() };
+  const database = singleWriterFile(options);
+  if (database === null) return { kind: 'held', release: () => Promise.resolve() };
   const path = `${database}.billing-run.lock`;
   const held: HeldRunLock = {
     kind: 'held',

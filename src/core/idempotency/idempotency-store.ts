@@ -104,9 +104,9 @@ export class IdempotencyStore implements DueWork, OnModuleInit {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.uow.run(async (tx) => {
-          const qb = tx.manager.createQueryBuilder(IdempotencyKey, 'k').where({ idempotency_key_id: id });
-          if (tx.manager.connection.options.type === 'mysql') qb.setLock('pessimistic_write');
-          const found = await qb.getOne();
+          const found = await lockForUpdate(
+            tx.manager.createQueryBuilder(IdempotencyKey, 'k').where({ idempotency_key_id: id }),
+          ).getOne();
           if (!found || found.status === 'done') return;
           if (found.status === 'running') await tx.manager.delete(IdempotencyKey, id);
           else await this.storeAnswer(tx.manager, id, ifWritten);
