@@ -137,3 +137,27 @@ describe('without TEST_CLOCK', () => {
     expect(Math.abs(t.clock.now().getTime() - Date.now())).toBeLessThan(2000);
   });
 });
+
+describe('a long move of the test clock', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The shortest deadline a request may have: the move below takes longer.
+    t = await createTestApp({ TEST_CLOCK: 'true', REQUEST_TIMEOUT_MS: '1000' });
+    t.clock.set(new Date('2026-01-05T15:00:00Z'));
+  });
+  afterAll(() => t.close());
+
+  it("is not cut by the request's deadline: the due work it runs is not the request's own", async () => {
+    const plan = await createId(t, '/api/v3/item', { name: 'Plan', pricemodel: { pricemodel: 'fla', base: 10 } });
+    const customer = await createId(t, '/api/v3/customer', { company: 'Long move' });
+    await createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: plan }] });
+    const started = Date.now();
+    const moved = await moveClock(t, '2029-01-05T15:00:00Z');
+    expect(moved.date).toBe('2029-01-05');
+    // Three years of nights and monthly cycles took longer than the 1 s deadline.
+    expect(Date.now() - started).toBeGreaterThan(1000);
+    // Every cycle was billed: the first on creation (2026-01-05), then one a month to 2029-01-05.
+    const invoices = await t.get(`/api/v3/invoice/_count?where=customer_id:EQUALS:${customer}`).expect(200);
+    expect(invoices.body.response).toBe(37);
+  }, 300_000);
+});
