@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { BillingRun } from 'src/billing-runs/runs/billing-run';
 import { createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
@@ -30,6 +31,8 @@ describe('issue 37 scenarios', () => {
   let calls: number;
   let seat: number;
   let annual: number;
+  let small: number;
+  let percentOff: number;
 
   const pkg = async (id: number): Promise<Json> => (await t.get(`/api/v3/package/${id}`).expect(200)).body.response;
   const act = (id: number, action: string, body: Json = {}) => t.post(`/api/v3/package/${id}?action=${action}`, body);
@@ -65,6 +68,12 @@ describe('issue 37 scenarios', () => {
     addon = await fla('Add-on', '20.00');
     onboarding = await fla('Onboarding', '250.00', { paycycle: 'one' });
     annual = await fla('Annual', '1200.00', { paycycle: 'yrl' });
+    small = await fla('Small', '5.00');
+    percentOff = await createId(t, '/api/v3/item', {
+      name: 'Loyalty discount',
+      item_type: 'discount',
+      tiersets: [{ percent: 10 }],
+    });
     seat = await createId(t, '/api/v3/item', {
       name: 'Seat',
       tiersets: [{ pricemodel: 'uni', tiers: [{ unit_from: 1, unit_to: null, amount: '11.00' }] }],
@@ -256,7 +265,7 @@ describe('issue 37 scenarios', () => {
     const customer = await createId(t, '/api/v3/customer', { company: 'Refunded twice' });
     const id = await make.newInvoiceOf(t, customer, [{ item_id: plan }]);
     const pay = await t
-      .post('/api/v3/transaction?action=pay', { customer_id: customer, applied_to: [id], paymethods: [make.newCard()] })
+      .post('/api/v3/transaction?action=pay', { customer_id: customer, applied_to: [id], paymethods: [make.newCard({ expdate_year: 2040 })] })
       .expect(200);
     const payment = pay.body.response.id as number;
     expect(await invoice(id)).toMatchObject({ total: 31, payments: 31, applied: 31, balance: 0 });
@@ -278,5 +287,69 @@ describe('issue 37 scenarios', () => {
     await make.newSubscription(t, customer, [{ item_id: seat, line_quantity: 3 }, { item_id: calls }]);
     // 1200.00 / 12 = 100.00; 3 × 11.00 = 33.00; metered 0: MRR 133.00, ARR 12 × 133.00 = 1596.00.
     expect(await customerOf(customer)).toMatchObject({ mrr: 133, arr: 1596 });
+  }, 240_000);
+
+  it('a percent discount takes its part of the cycle with a downgrade credit pending', async () => {
+    await moveClock(t, wall('2032-01-05', '09:00:00'));
+    const customer = await createId(t, '/api/v3/customer', { company: 'Discounted downgrade' });
+    const id = await createId(t, '/api/v3/package', {
+      customer_id: customer,
+      line_items: [{ item_id: big }, { item_id: percentOff }],
+    });
+    await moveClock(t, wall('2032-01-05', '09:30:00'));
+    // Jan 5: 49.99 − 10 % × 49.99 (4.999 -> 5.00) = 44.99.
+    expect((await invoicesOf(id))[0]).toMatchObject({ subtotal: 44.99, total: 44.99 });
+    const line = await lineOf(id, big);
+    await moveClock(t, wall('2032-01-20', '12:00:00'));
+    await act(id, 'upgrade', {
+      line_items: [{ line_item_id: line, item_id: plan, subscribe_prorate: true, cancel_prorate: true }],
+    }).expect(200);
+    // MRR: 31.00 − 10 % = 27.90.
+    expect((await customerOf(customer)).mrr).toBe(27.9);
+    await moveClock(t, wall('2032-02-05', '10:00:00'));
+    // Jan 5 .. Feb 5: 31 days; Jan 20 .. Feb 5: 16 left; 16/31 = 0.516129032.
+    // Charge 31.00 × 0.516129032 = 15.999999992 -> 16.00; credit 49.99 × 0.516129032 = 25.80129031 -> 25.80.
+    // Non-discount lines: 31.00 + 16.00 − 25.80 = 21.20; discount 10 % = −2.12; total 19.08.
+    const feb = (await invoicesOf(id))[1];
+    expect(feb.line_items.map((l: Json) => l.line_total).sort((a: number, b: number) => a - b)).toEqual([
+      -25.8, -2.12, 16, 31,
+    ]);
+    expect(feb).toMatchObject({ subtotal: 19.08, total: 19.08, balance: 19.08 });
+    expect(await creditsOf(customer)).toEqual([]);
+    await act(id, 'cancel').expect(200);
+  }, 240_000);
+
+  it('a dry run with a downgrade credit pending predicts the invoice and total the run then issues', async () => {
+    await moveClock(t, wall('2033-01-05', '09:00:00'));
+    const customer = await createId(t, '/api/v3/customer', { company: 'Predicted credit' });
+    const id = await createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: big }] });
+    await moveClock(t, wall('2033-01-05', '09:30:00')); // Jan 5: 49.99
+    const line = await lineOf(id, big);
+    await moveClock(t, wall('2033-01-05', '12:00:00')); // the first day of Jan 5 .. Feb 5
+    await act(id, 'upgrade', {
+      line_items: [{ line_item_id: line, item_id: small, subscribe_prorate: true, cancel_prorate: true }],
+    }).expect(200);
+    const asOf = new Date(wall('2033-02-05', '10:00:00'));
+    const run = t.app.get(BillingRun);
+    const predicted: Json[] = [];
+    const dry = await run.run(asOf, { dryRun: true, listener: { invoiced: (i) => predicted.push(i) } });
+    // Fraction 31/31 = 1: 5.00 (in advance) + 5.00 − 49.99 = −39.99: the invoice bills 10.00,
+    // the 49.99 goes to a memo.
+    const mine = (list: Json[]) =>
+      list.filter((i) => i.packageId === id).map((i) => [i.packageId, i.date, Number(i.total)]);
+    expect(mine(predicted)).toEqual([[id, '2033-02-05', 10]]);
+    expect(await invoicesOf(id)).toHaveLength(1);
+    expect(await creditsOf(customer)).toEqual([]);
+    const issued: Json[] = [];
+    const real = await run.run(asOf, { dryRun: false, listener: { invoiced: (i) => issued.push(i) } });
+    expect(mine(issued)).toEqual(mine(predicted));
+    const money = (s: Json) => [s.invoices, Object.entries(s.billed as Json).map(([c, v]) => [c, String(v)]), s.failures];
+    expect(money(real)).toEqual(money(dry));
+    expect((await invoicesOf(id))[1]).toMatchObject({ total: 10, credits: 10, balance: 0 });
+    // 49.99 − 10.00 = 39.99 left.
+    expect((await creditsOf(customer))[0]).toMatchObject({ amount: 49.99, applied: 10, unapplied: 39.99 });
+    await moveClock(t, asOf);
+    expect(await invoicesOf(id)).toHaveLength(2);
+    await act(id, 'cancel').expect(200);
   }, 240_000);
 });
