@@ -352,4 +352,35 @@ describe('issue 37 scenarios', () => {
     expect(await invoicesOf(id)).toHaveLength(2);
     await act(id, 'cancel').expect(200);
   }, 240_000);
+
+  it('a yearly plan upgraded mid-year with next timing bills the prorated difference on the next yearly invoice', async () => {
+    await moveClock(t, wall('2034-01-05', '09:00:00'));
+    const pro = await createId(t, '/api/v3/item', {
+      name: 'Annual Pro',
+      tiersets: [{ pricemodel: 'fla', paycycle: 'yrl', base: '1800.00' }],
+    });
+    const customer = await createId(t, '/api/v3/customer', { company: 'Yearly upgrade' });
+    const id = await createId(t, '/api/v3/package', {
+      customer_id: customer,
+      paycycle: 'yrl',
+      line_items: [{ item_id: annual }],
+    });
+    await moveClock(t, wall('2034-01-05', '09:30:00')); // Jan 5 2034 .. Jan 5 2035: 1200.00
+    const line = await lineOf(id, annual);
+    await moveClock(t, wall('2034-07-05', '12:00:00'));
+    await act(id, 'upgrade', {
+      line_items: [{ line_item_id: line, item_id: pro, subscribe_prorate: true, cancel_prorate: true }],
+    }).expect(200);
+    // MRR 1800.00 / 12 = 150.00, ARR 1800.00.
+    expect(await customerOf(customer)).toMatchObject({ mrr: 150, arr: 1800 });
+    await moveClock(t, wall('2035-01-05', '10:00:00'));
+    // 365 days; Jul 5 .. Jan 5: 27 + 31 + 30 + 31 + 30 + 31 + 4 = 184 left; 184/365 = 0.504109589.
+    // Charge 1800.00 × 0.504109589 = 907.3972602 -> 907.40; credit 1200.00 × 0.504109589 = 604.9315068 -> 604.93.
+    // Jan 5 2035: 1800.00 + 907.40 − 604.93 = 2102.47.
+    expect((await invoicesOf(id)).map((i) => [i.date, i.total])).toEqual([
+      ['2034-01-05', 1200],
+      ['2035-01-05', 2102.47],
+    ]);
+    await act(id, 'cancel').expect(200);
+  }, 480_000);
 });
