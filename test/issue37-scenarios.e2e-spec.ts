@@ -1,18 +1,11 @@
-import { DateTime } from 'luxon';
 import { BillingRun } from 'src/billing-runs/runs/billing-run';
 import { createId } from './support/catalog-fixtures';
 import * as make from './support/factories';
+import { subscriptionReads, wall } from './support/subscription-reads';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const ZONE = 'America/Chicago';
-
-/** An instant of the account zone (America/Chicago) given its wall-clock date and time. */
-function wall(date: string, time = '10:00:00'): string {
-  return DateTime.fromISO(`${date}T${time}`, { zone: ZONE }).toISO({ suppressMilliseconds: true })!;
-}
 
 /**
  * Issue 37 off the happy path: combinations the other scenario files leave out (future
@@ -34,27 +27,14 @@ describe('issue 37 scenarios', () => {
   let small: number;
   let percentOff: number;
 
-  const pkg = async (id: number): Promise<Json> => (await t.get(`/api/v3/package/${id}`).expect(200)).body.response;
-  const act = (id: number, action: string, body: Json = {}) => t.post(`/api/v3/package/${id}?action=${action}`, body);
-  const invoice = async (id: number): Promise<Json> => (await t.get(`/api/v3/invoice/${id}`).expect(200)).body.response;
-  const invoicesOf = async (id: number): Promise<Json[]> => {
-    const list = (
-      await t.get(`/api/v3/invoice?where=package_id:EQUALS:${id}&order=invoice_id:ASC&limit=500`).expect(200)
-    ).body.response as Json[];
-    return Promise.all(list.map((i) => invoice(i.invoice_id as number)));
-  };
-  const creditsOf = async (customer: number): Promise<Json[]> =>
-    (
-      await t
-        .get(
-          `/api/v3/transaction?where=customer_id:EQUALS:${customer},transaction_type:EQUALS:cre&order=transaction_id:ASC`,
-        )
-        .expect(200)
-    ).body.response as Json[];
-  const customerOf = async (id: number): Promise<Json> =>
-    (await t.get(`/api/v3/customer/${id}`).expect(200)).body.response;
-  const lineOf = async (id: number, item: number): Promise<number> =>
-    ((await pkg(id)).line_items as Json[]).find((l) => l.item_id === item)!.line_item_id as number;
+  const reads = () => subscriptionReads(t);
+  const pkg = (id: number) => reads().pkg(id);
+  const act = (id: number, action: string, body: Json = {}) => reads().act(id, action, body);
+  const invoice = (id: number) => reads().invoice(id);
+  const invoicesOf = (id: number) => reads().invoicesOf(id);
+  const creditsOf = (customer: number) => reads().creditsOf(customer);
+  const customerOf = (id: number) => reads().customerOf(id);
+  const lineOf = (id: number, item: number) => reads().lineOf(id, item);
   const usageLines = (i: Json) =>
     (i.line_items as Json[]).filter((l) => l.is_usage).map((l) => [l.line_usage, l.line_total]);
 
