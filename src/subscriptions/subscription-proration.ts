@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager, In } from 'typeorm';
 import { Cycle, cycleAt } from 'src/billing/cycles/cycle-calendar';
+import { isInTrial } from 'src/billing/cycles/line-billing';
 import { isProrated, proratedAmount, prorationFraction } from 'src/billing/cycles/proration';
 import { priceLine } from 'src/billing/pricing/line-pricing';
 import { Item } from 'src/items/entities/item.entity';
@@ -9,6 +10,7 @@ import { loadTiersetsById, priceSheetOf } from 'src/items/tierset-loader';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
+import { lineHistory } from './subscription-line-history';
 
 /** One prorated charge (a new line) or credit (a removed line, negative). */
 export interface ProrationCharge {
@@ -55,12 +57,14 @@ export class SubscriptionProration {
         (i) => i.item_id,
       ),
     );
-    // Metered and one-time lines are never prorated (billing/cycles/proration.ts `isProrated`).
-    const prorated = lines.filter(({ line }) =>
-      isProrated({
-        metered: metered.has(line.item_id),
-        tiersetPaycycle: line.tierset_id === null ? null : tiersets.get(line.tierset_id)?.tierset.paycycle,
-      }),
+    // Metered and one-time lines are never prorated (billing/cycles/proration.ts `isProrated`),
+    // nor is a line free in trial on the cycle: nothing was billed for it, nothing is owed.
+    const prorated = lines.filter(
+      ({ line, sign }) =>
+        isProrated({
+          metered: metered.has(line.item_id),
+          tiersetPaycycle: line.tierset_id === null ? null : tiersets.get(line.tierset_id)?.tierset.paycycle,
+        }) && !freeInTrial(line, sign, cycle),
     );
     const fraction = prorationFraction(cycle, at, this.wire.timezone);
     return prorated.map(({ line, sign }) => {
@@ -69,4 +73,14 @@ export class SubscriptionProration {
       return { line, fraction, price, amount: proratedAmount(price.times(sign), fraction), cycle };
     });
   }
+}
+
+/**
+ * Whether the line is free in trial on `cycle`: a removed line (`sign` −1) was counted on
+ * the cycle's invoice already (`invoices_billed` includes it), a new one (+1) was not.
+ */
+function freeInTrial(line: SubscriptionLine, sign: 1 | -1, cycle: Cycle): boolean {
+  const history = lineHistory(line);
+  const before = sign === -1 ? Math.max(0, history.invoicesBilled - 1) : history.invoicesBilled;
+  return isInTrial({ ...history, invoicesBilled: before }, cycle.start);
 }

@@ -29,7 +29,12 @@ interface LineRow extends UsageTarget {
  */
 @Injectable()
 export class UsageTargetResolver {
-  async resolve(m: EntityManager, selectors: UsageSelector[]): Promise<Array<UsageTarget | string>> {
+  /**
+   * `now`: the request's time. A line takes usage until it (or its subscription) has
+   * actually ended: a cancellation or line removal dated later leaves it live until then,
+   * so usage pushed before a future `cancel_date` lands on the final invoice (DESIGN §6).
+   */
+  async resolve(m: EntityManager, selectors: UsageSelector[], now: Date): Promise<Array<UsageTarget | string>> {
     const of = <K extends UsageSelector['kind']>(kind: K) =>
       selectors.filter((s): s is Extract<UsageSelector, { kind: K }> => s.kind === kind);
     const lineIds = unique(of('line').map((s) => s.lineItemId));
@@ -37,10 +42,10 @@ export class UsageTargetResolver {
     const packageIds = unique(of('package').map((s) => s.packageId));
     const customerItems = of('customerItem');
     const [byId, byKey, byPackage, byCustomer] = await Promise.all([
-      lineIds.length ? this.lines(m, 'pl.line_item_id IN (:...lineIds)', { lineIds }) : [],
-      lineKeys.length ? this.lines(m, 'pl.external_key IN (:...lineKeys)', { lineKeys }) : [],
+      lineIds.length ? this.lines(m, 'pl.line_item_id IN (:...lineIds)', { lineIds, now }) : [],
+      lineKeys.length ? this.lines(m, 'pl.external_key IN (:...lineKeys)', { lineKeys, now }) : [],
       packageIds.length
-        ? this.lines(m, 'pl.package_id IN (:...packageIds) AND i.is_usage = :yes', { packageIds, yes: true })
+        ? this.lines(m, 'pl.package_id IN (:...packageIds) AND i.is_usage = :yes', { packageIds, yes: true, now })
         : [],
       customerItems.length
         ? this.lines(
@@ -49,6 +54,7 @@ export class UsageTargetResolver {
             {
               customerKeys: unique(customerItems.map((s) => s.customerKey)),
               itemKeys: unique(customerItems.map((s) => s.itemKey)),
+              now,
             },
             { withCustomer: true },
           )
@@ -101,7 +107,7 @@ export class UsageTargetResolver {
 
   /**
    * Subscription lines with their subscription's customer and whether they can take usage
-   * now, as raw SQL (a prepared statement, cached by its text): building the query with
+   * (as of `params.now`), as raw SQL (a prepared statement, cached by its text): building the query with
    * TypeORM's builder cost more than running it, on every single POST. `withCustomer`
    * joins the customer, as `c`, for its external key.
    */
@@ -117,7 +123,8 @@ export class UsageTargetResolver {
       m,
       `SELECT pl.line_item_id AS line_item_id, pl.package_id AS package_id, p.customer_id AS customer_id, ` +
         `i.is_usage AS is_usage, pl.external_key AS line_external_key, i.external_key AS item_external_key, ` +
-        `CASE WHEN pl.cancel_datetime IS NULL AND p.package_status_str NOT LIKE 'canceled-%' ` +
+        `CASE WHEN (pl.cancel_datetime IS NULL OR pl.cancel_datetime > :now) ` +
+        `AND NOT (p.package_status_str LIKE 'canceled-%' AND (p.cancel_datetime IS NULL OR p.cancel_datetime <= :now)) ` +
         `AND p.package_status_str <> 'expired-expired' THEN 1 ELSE 0 END AS live` +
         (withCustomer ? ', c.external_key AS customer_external_key' : '') +
         ` FROM ${table(SubscriptionLine)} pl` +

@@ -74,6 +74,7 @@ export class UsageService {
     const targets = await this.resolver.resolve(
       readManager(this.dataSource),
       records.map((r) => r.input.selector),
+      this.clock.now(),
     );
     return records.map((r, i) => {
       const target = targets[i];
@@ -105,6 +106,7 @@ export class UsageService {
     const targets = await this.resolver.resolve(
       this.dataSource.manager,
       parsed.map((p) => p.input.selector),
+      now,
     );
     const ready: Array<{ i: number; input: UsageRecordInput; target: UsageTarget }> = [];
     parsed.forEach((p, k) => {
