@@ -1,8 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DataSource, In, IsNull, LessThanOrEqual, MoreThan } from 'typeorm';
-import { Item } from 'src/items/entities/item.entity';
+import { DataSource, IsNull, LessThanOrEqual, MoreThan } from 'typeorm';
 import { cycleAt, cycleBefore } from 'src/billing/cycles/cycle-calendar';
-import { isInTrial } from 'src/billing/cycles/line-billing';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext, SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { RevisionService } from 'src/core/revisions/revision.service';
@@ -112,36 +110,14 @@ export class SubscriptionEndings implements DueWork, OnModuleInit {
     const at = ending.end_datetime;
     const cycle = ending.cancel_prorate ? this.proration.billedCycle(sub, at) : null;
     if (cycle) {
+      // Which lines are credited (not metered lines, billed in arrears; not one-time lines; not
+      // lines free in trial on the cycle) is the proration's rule (SubscriptionProration.charges).
       const live = await m.find(SubscriptionLine, { where: { package_id: sub.package_id, cancel_datetime: IsNull() } });
-      // Metered lines are billed in arrears (on the final invoice): nothing of them was paid ahead.
-      const metered = new Set(
-        live.length
-          ? (
-              await m.find(Item, {
-                select: { item_id: true },
-                where: { item_id: In(live.map((l) => l.item_id)), is_usage: true },
-              })
-            ).map((i) => i.item_id)
-          : [],
-      );
-      // Nor was a line free in trial for the cycle (it was billed on it as its last invoice).
-      const free = (l: SubscriptionLine) =>
-        isInTrial(
-          {
-            subscribed: l.subscribe_datetime,
-            trialDays: l.trial_days,
-            trialRecurs: l.trial_recurs,
-            expireRecurs: l.expire_recurs,
-            invoicesBilled: l.invoices_billed - 1,
-          },
-          cycle.start,
-        );
-      const lines = live.filter((l) => !metered.has(l.item_id) && !free(l));
       const charges = await this.proration.charges(
         m,
         cycle,
         at,
-        lines.map((line) => ({ line, sign: -1 as const })),
+        live.map((line) => ({ line, sign: -1 as const })),
       );
       const due = charges.filter((c) => !c.amount.isZero());
       if (due.length) await this.invoicing.issueProrations(tx, ctx, sub, due);
