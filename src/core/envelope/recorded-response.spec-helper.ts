@@ -18,6 +18,8 @@ export function recordedResponse<Body = unknown>(
   const res = {
     req: { method: options.method ?? 'GET' },
     headersSent: options.headersSent ?? false,
+    // Express gives every response its own `locals`; the filter notes a refusal's reason there.
+    locals: {},
     set statusCode(code: number) {
       recorded.status = code;
     },
