@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, UnauthorizedException } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError } from 'src/core/envelope/api-error';
 import { esc } from './html';
@@ -8,9 +8,14 @@ import { esc } from './html';
  * field, and a 401 challenges for the API credential (`WWW-Authenticate: Basic`), so a
  * browser asks for it. Server errors stay with the global filter (logged, error id).
  */
-@Catch(ApiError)
+@Catch(ApiError, UnauthorizedException)
 export class DashboardErrorFilter implements ExceptionFilter {
-  catch(error: ApiError, host: ArgumentsHost): void {
+  catch(exception: ApiError | UnauthorizedException, host: ArgumentsHost): void {
+    // The credential guard (passport) refuses with Nest's UnauthorizedException.
+    const error =
+      exception instanceof ApiError
+        ? exception
+        : new ApiError(401, 'Sign in with the API credential to see the dashboard.');
     const res = host.switchToHttp().getResponse<Response>();
     if (error.code === 401) res.setHeader('WWW-Authenticate', 'Basic realm="Revenue dashboard", charset="UTF-8"');
     res
