@@ -21,5 +21,6 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1' },
   testEnvironment: 'node',
-  testTimeout: 30000,
+  // Generous: a file's beforeAll boots the app and seeds it, which a loaded 2-core host can stretch past 30 s.
+  testTimeout: 60000,
 };
