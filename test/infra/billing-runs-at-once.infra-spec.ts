@@ -1,8 +1,8 @@
-import { billingCli, summaryCount } from './support/billing-cli';
-import { createId } from './support/catalog-fixtures';
-import { cloneSubscriptions } from './support/due-subscriptions';
-import { scratchDatabase } from './support/server-process';
-import { createTestApp, TestApp } from './support/test-app';
+import { billingCli, summaryCount } from '../support/billing-cli';
+import { createId } from '../support/catalog-fixtures';
+import { cloneSubscriptions } from '../support/due-subscriptions';
+import { scratchDatabase } from '../support/server-process';
+import { createTestApp, TestApp } from '../support/test-app';
 
 /** Due subscriptions: the 2,001 of issue 43's fault run. */
 const COUNT = 2001;
