@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import { AGING_BUCKETS } from '../money-reports';
 import { RowSet } from '../analytics.service';
 import { esc } from './html';
@@ -28,8 +29,10 @@ const AGING_NAMES: Record<(typeof AGING_BUCKETS)[number], string> = {
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 /** Figures arrive as JSON numbers already rounded to the cent; shown with 2 places. */
-const amount = (v: unknown): string => (v === null || v === undefined ? '–' : num(v).toFixed(2));
-const percent = (v: unknown): string => (v === null || v === undefined ? '–' : `${(num(v) * 100).toFixed(2)} %`);
+// Wire numbers are already rounded to cents; Decimal prints them exactly (never a float's toFixed).
+const amount = (v: unknown): string => (v === null || v === undefined ? '–' : new Decimal(num(v)).toFixed(2));
+const percent = (v: unknown): string =>
+  v === null || v === undefined ? '–' : `${new Decimal(num(v)).times(100).toFixed(2)} %`;
 
 function table(
   caption: string,
