@@ -152,12 +152,12 @@ describe('a long move of the test clock', () => {
     const customer = await createId(t, '/api/v3/customer', { company: 'Long move' });
     await createId(t, '/api/v3/package', { customer_id: customer, line_items: [{ item_id: plan }] });
     const started = Date.now();
-    const moved = await moveClock(t, '2029-01-05T15:00:00Z');
-    expect(moved.date).toBe('2029-01-05');
-    // Three years of nights and monthly cycles took longer than the 1 s deadline.
+    const moved = await moveClock(t, '2028-01-05T15:00:00Z');
+    expect(moved.date).toBe('2028-01-05');
+    // Two years of nights and monthly cycles took longer than the 1 s deadline.
     expect(Date.now() - started).toBeGreaterThan(1000);
-    // Every cycle was billed: the first on creation (2026-01-05), then one a month to 2029-01-05.
+    // Every cycle was billed: the first on creation (2026-01-05), then one a month to 2028-01-05.
     const invoices = await t.get(`/api/v3/invoice/_count?where=customer_id:EQUALS:${customer}`).expect(200);
-    expect(invoices.body.response).toBe(37);
+    expect(invoices.body.response).toBe(25);
   }, 300_000);
 });
