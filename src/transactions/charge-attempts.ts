@@ -122,7 +122,7 @@ export class ChargeAttempts {
           invoice_id: a.invoice_id,
           invoice_schedule_id: a.invoice_schedule_id,
           invoice_customer_id: customers.get(a.invoice_id) ?? 0,
-          applied: a.applied.toFixed(2),
+          applied: a.applied.toFixed(2), // stop-check: deliberate, decimal.js's toFixed: the exact amount as a string
         })),
         request: request as unknown as Record<string, unknown>,
         source_index: 0,

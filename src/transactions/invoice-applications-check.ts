@@ -17,7 +17,7 @@ export class InvoiceApplicationsCheck implements OnModuleInit {
   onModuleInit(): void {
     this.extensions.addInFlightCheck(async (m, invoiceId) => {
       const reserved = (await pendingReservations(m)).invoices.get(invoiceId);
-      return reserved ? `a payment of ${reserved.toFixed(2)} is being charged for it` : null;
+      return reserved ? `a payment of ${reserved.toFixed(2)} is being charged for it` : null; // stop-check: deliberate, decimal.js's toFixed, for a message
     });
     this.extensions.addReferenceCheck(async (m, invoiceId) => {
       const rows = await m

@@ -193,7 +193,7 @@ export class RefundAttempts {
             invoice_id: a.invoice_id,
             invoice_schedule_id: null,
             invoice_customer_id: a.invoice_customer_id,
-            applied: a.amount.toFixed(2),
+            applied: a.amount.toFixed(2), // stop-check: deliberate, decimal.js's toFixed: the exact amount as a string
           })),
           request: { ctx },
           source_index: 0,

@@ -52,7 +52,7 @@ export class RunProgress implements BillingRunListener {
     if (!this.listInvoices) return;
     const head =
       `${this.out.isTTY ? '\r\x1b[K' : ''}package ${invoice.packageId} (customer ${invoice.customerId}): ` +
-      `invoice dated ${invoice.date}, ${invoice.total.toFixed(2)} ${invoice.currency}`;
+      `invoice dated ${invoice.date}, ${invoice.total.toFixed(2)} ${invoice.currency}`; // stop-check: deliberate, decimal.js's toFixed, for display
     const lines = (invoice.lines ?? []).map(
       (l) => `    ${l.origin.padEnd(9)} ${l.amount.toFixed(2).padStart(12)}  ${l.descrip ?? ''}`,
     );

@@ -48,7 +48,7 @@ export async function acquireRunLock(
     heldHere++;
     return held;
   }
-  const until = Date.now() + waitMs;
+  const until = Date.now() + waitMs; // stop-check: deliberate, waits on another process's lock in real time; a moved test clock must not end the wait
   let told = false;
   for (;;) {
     if (heldHere > 0 || (await tryCreate(path))) {
@@ -60,7 +60,7 @@ export async function acquireRunLock(
       await takeOverStale(path, holderPid);
       continue;
     }
-    if (Date.now() >= until) return { kind: 'busy', holderPid: holderPid ?? 0 };
+    if (Date.now() >= until) return { kind: 'busy', holderPid: holderPid ?? 0 }; // stop-check: deliberate, the same real-time wait
     if (!told && holderPid !== null) onWait?.(holderPid);
     told = true;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

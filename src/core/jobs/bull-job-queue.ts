@@ -43,7 +43,7 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
    */
   async enqueue(name: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<void> {
     // Just failed: no request waits on Redis again for a while (the sweepers catch up).
-    if (Date.now() < this.skipUntil) return;
+    if (Date.now() < this.skipUntil) return; // stop-check: deliberate, paces a Redis outage's back-off in real time, not business time
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('Command timed out')), this.config.timeouts.redisCommandMs);
@@ -60,7 +60,7 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
       ]);
       this.redisDown = false;
     } catch (error) {
-      this.skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS;
+      this.skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS; // stop-check: deliberate, the same back-off
       this.warnOnce(
         `Job "${name}" not queued (${error instanceof Error ? error.message : String(error)}): it waits in the database for the sweeper`,
       );

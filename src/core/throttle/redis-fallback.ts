@@ -18,7 +18,7 @@ export class RedisFallback {
 
   /** The command's result, or null when Redis is (or just went) down. */
   async attempt<T>(command: (redis: Redis) => Promise<T>): Promise<T | null> {
-    if (this.down && (Date.now() < this.downUntil || this.redis.status !== 'ready')) return null;
+    if (this.down && (Date.now() < this.downUntil || this.redis.status !== 'ready')) return null; // stop-check: deliberate, a Redis outage's back-off in real time
     try {
       const result = await command(this.redis);
       if (this.down) this.logger.warn('Redis answers again: rate limits are shared again');

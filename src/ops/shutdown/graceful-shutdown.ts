@@ -40,7 +40,7 @@ export function handleShutdownSignals(app: INestApplication, timeoutMs: number):
     let sweeper: NodeJS.Timeout | undefined;
     const grace = setTimeout(() => {
       server.closeIdleConnections();
-      sweeper = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      sweeper = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS); // stop-check: deliberate, runs while the process exits, after the scheduler has stopped
     }, IDLE_GRACE_MS);
     await closed;
     clearTimeout(grace);

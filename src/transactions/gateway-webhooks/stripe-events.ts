@@ -113,7 +113,7 @@ export class StripeEvents {
         SYSTEM_CONTEXT,
         'transaction',
         payment.transaction_id,
-        `Disputed by the payer (${dispute.reason}): ${amount.toFixed(2)}`,
+        `Disputed by the payer (${dispute.reason}): ${amount.toFixed(2)}`, // stop-check: deliberate, decimal.js's toFixed, for display
       );
       await this.events.record(tx, SYSTEM_CONTEXT, {
         contextStr: 'transaction',
