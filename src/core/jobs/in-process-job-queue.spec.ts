@@ -47,7 +47,8 @@ describe('InProcessJobQueue', () => {
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
 
-    it('runs a delayed job when its delay has passed', async () => {
+    /** A queue holding one job due in 50 ms, and how often it has run. */
+    async function delayedJob(): Promise<{ queue: InProcessJobQueue; runs: () => number }> {
       const queue = new InProcessJobQueue();
       let runs = 0;
       queue.register('later', () => {
@@ -55,24 +56,23 @@ describe('InProcessJobQueue', () => {
         return Promise.resolve();
       });
       await queue.enqueue('later', {}, { delayMs: 50 });
+      return { queue, runs: () => runs };
+    }
+
+    it('runs a delayed job when its delay has passed', async () => {
+      const { runs } = await delayedJob();
       await jest.advanceTimersByTimeAsync(49);
-      expect(runs).toBe(0);
+      expect(runs()).toBe(0);
       await jest.advanceTimersByTimeAsync(1);
-      expect(runs).toBe(1);
+      expect(runs()).toBe(1);
     });
 
     it('drops pending jobs on shutdown', async () => {
-      const queue = new InProcessJobQueue();
-      let runs = 0;
-      queue.register('later', () => {
-        runs++;
-        return Promise.resolve();
-      });
-      await queue.enqueue('later', {}, { delayMs: 50 });
+      const { queue, runs } = await delayedJob();
       queue.onApplicationShutdown();
       // Well past the delay: the job would have run by now had shutdown not dropped it.
       await jest.advanceTimersByTimeAsync(1_000);
-      expect(runs).toBe(0);
+      expect(runs()).toBe(0);
     });
   });
 
