@@ -23,6 +23,8 @@ const SUBS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000);
 const MONTHS = Number(process.env.BENCH_MONTHS ?? 36);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DB = 'billing_bench_analytics';
+/** `BENCH_REUSE=1`: keep the seeded database between runs (seeding 100,000 subscriptions takes minutes). */
+const REUSE = process.env.BENCH_REUSE === '1';
 const [USER, PASS] = ['bench', 'bench-analytics-secret-0123'];
 /** The history ends with this month (the real clock's, UTC). */
 const LAST = new Date().toISOString().slice(0, 7);
@@ -250,6 +252,8 @@ const BASELINES: Record<string, string> = {
   usage: `SELECT l.item_id, SUM(l.line_usage), SUM(l.line_total) FROM invoice_line l WHERE l.is_usage = 1 GROUP BY l.item_id`,
 };
 
+const TABLES = ['mrr_change', 'invoice', 'payment_transaction', 'transaction_applied', 'invoice_collection', 'invoice_line'];
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function time(rounds: number, work: () => Promise<void>): Promise<{ median: number; max: number }> {
@@ -265,8 +269,12 @@ async function time(rounds: number, work: () => Promise<void>): Promise<{ median
 
 async function main(): Promise<void> {
   const admin = await createConnection({ host: '127.0.0.1', user: 'root', password: '' });
-  await admin.query(`DROP DATABASE IF EXISTS ${DB}`);
-  await admin.query(`CREATE DATABASE ${DB} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const [found] = (await admin.query(`SHOW DATABASES LIKE '${DB}'`)) as unknown as [unknown[]];
+  const reused = REUSE && found.length > 0;
+  if (!reused) {
+    await admin.query(`DROP DATABASE IF EXISTS ${DB}`);
+    await admin.query(`CREATE DATABASE ${DB} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  }
   const config = loadConfig({
     ...process.env,
     DB_TYPE: 'mysql',
@@ -305,12 +313,16 @@ async function main(): Promise<void> {
   const item = created.response.id;
 
   const db = await createConnection({ host: '127.0.0.1', user: 'root', password: '', database: DB });
-  const seedStart = performance.now();
-  const counts = await seed(db, item);
-  await db.query(
-    'ANALYZE TABLE mrr_change, invoice, payment_transaction, transaction_applied, invoice_collection, invoice_line',
-  );
-  log(`seeded ${JSON.stringify(counts)} in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  if (!reused) {
+    const seedStart = performance.now();
+    log(`seeded ${JSON.stringify(await seed(db, item))} in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+    await db.query(`ANALYZE TABLE ${TABLES.join(', ')}`);
+  }
+  const counts: Record<string, number> = {};
+  for (const table of TABLES) {
+    const [[row]] = (await db.query(`SELECT COUNT(*) AS n FROM ${table}`)) as unknown as [[{ n: number }]];
+    counts[table] = Number(row.n);
+  }
 
   const range = `from=${monthOf(0)}&to=${LAST}`;
   const lines = [
@@ -336,7 +348,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
   await app.close();
   await db.end();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB}`);
+  if (!REUSE) await admin.query(`DROP DATABASE IF EXISTS ${DB}`);
   await admin.end();
 }
 
