@@ -252,7 +252,14 @@ const BASELINES: Record<string, string> = {
   usage: `SELECT l.item_id, SUM(l.line_usage), SUM(l.line_total) FROM invoice_line l WHERE l.is_usage = 1 GROUP BY l.item_id`,
 };
 
-const TABLES = ['mrr_change', 'invoice', 'payment_transaction', 'transaction_applied', 'invoice_collection', 'invoice_line'];
+const TABLES = [
+  'mrr_change',
+  'invoice',
+  'payment_transaction',
+  'transaction_applied',
+  'invoice_collection',
+  'invoice_line',
+];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

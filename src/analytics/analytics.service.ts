@@ -75,14 +75,19 @@ export class AnalyticsService {
       case 'churn':
         return this.sets(codes, await mrrMovements(this.dataSource.manager, period), CHURN_COLUMNS, presentChurn);
       case 'revenue':
-        return this.sets(codes, await revenueMonths(this.dataSource.manager, period, window, monthOf), REVENUE_COLUMNS, (r) => ({
-          month: r.month,
-          invoiced: money(r.invoiced),
-          collected: money(r.collected),
-          credits: money(r.credits),
-          refunds: money(r.refunds),
-          written_off: money(r.written_off),
-        }));
+        return this.sets(
+          codes,
+          await revenueMonths(this.dataSource.manager, period, window, monthOf),
+          REVENUE_COLUMNS,
+          (r) => ({
+            month: r.month,
+            invoiced: money(r.invoiced),
+            collected: money(r.collected),
+            credits: money(r.credits),
+            refunds: money(r.refunds),
+            written_off: money(r.written_off),
+          }),
+        );
       case 'dunning': {
         const months = await dunningMonths(this.dataSource.manager, period, window, monthOf);
         return this.sets(codes, months, DUNNING_COLUMNS, (r) => ({
@@ -138,7 +143,8 @@ export class AnalyticsService {
       for (const { currency, customer, a } of all.slice(offset, offset + limit))
         sets.get(currency)!.rows.push(Object.assign({ as_of: asOf, customer_id: customer }, aging(a)));
       const paged = [...sets.entries()].sort(([a], [b]) => a - b).map(([, set]) => set);
-      if (period.currency && !paged.length) paged.push({ currency: period.currency.currency_iso4217, count: 0, rows: [] });
+      if (period.currency && !paged.length)
+        paged.push({ currency: period.currency.currency_iso4217, count: 0, rows: [] });
       return { columns: ['currency', 'as_of', 'customer_id', ...AGING_BUCKETS, 'total'], sets: paged };
     }
     return {
