@@ -342,7 +342,13 @@ describe('Stripe gateway', () => {
 
     it('records a refund made in Stripe’s dashboard once, and none for a refund made here', async () => {
       const payment = await paymentOf(100, fake.clientMethod());
-      const charge = { id: 'ch_dash', object: 'charge', payment_intent: payment.gateway_transid, amount: 10000 };
+      const charge = {
+        id: 'ch_dash',
+        object: 'charge',
+        payment_intent: payment.gateway_transid,
+        amount: 10000,
+        currency: 'usd',
+      };
       const refunds = () => t.dataSource.manager.findBy(Transaction, { parent_transaction_id: payment.transaction_id });
 
       const dashboard = fake.event('charge.refunded', { ...charge, amount_refunded: 2500 }, STRIPE_WEBHOOK_SECRET);
@@ -363,6 +369,7 @@ describe('Stripe gateway', () => {
         id: 'dp_test_1',
         object: 'dispute',
         amount: 6000,
+        currency: 'usd',
         charge: 'ch_1',
         payment_intent: payment.gateway_transid,
         reason: 'fraudulent',
