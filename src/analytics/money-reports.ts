@@ -4,6 +4,7 @@ import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
 import { daysBetween } from 'src/core/time/account-date';
 import { queryArrays } from 'src/database/raw-query';
+import { asDate, dateText } from './db-values';
 import { dayAfterMonth, ReportPeriod } from './report-period';
 
 /** Transactions that count as money moved (transactions/transaction-status.ts COUNTING_STATUSES). */
@@ -46,11 +47,21 @@ function monthTable<R extends { month: string }>(
 }
 
 /**
- * Invoiced (invoice totals by invoice date, void and deleted ones left out), collected
- * (payments net of refunds, by transaction date), credits issued, refunds and written
- * off (none: the server records no write-offs), per currency and month. Two queries.
+ * Invoiced (invoice totals by invoice date, deleted ones left out), collected (payments net
+ * of refunds, by transaction date), credits issued, refunds and written off, per currency
+ * and month. The server writes an invoice off by voiding it (SPEC has no other way: there is
+ * no write-off transaction), and only an open invoice with no money applied can be voided,
+ * so an invoice voided in a month (account zone) writes off its whole total there. A voided
+ * invoice stays invoiced in its own month, so no month changes when an invoice is voided
+ * later. Three queries.
  */
-export async function revenueMonths(m: EntityManager, period: ReportPeriod): Promise<Map<number, RevenueMonth[]>> {
+export async function revenueMonths(
+  m: EntityManager,
+  period: ReportPeriod,
+  /** The instants the period's first month starts and the month after its last starts. */
+  window: { from: Date; until: Date },
+  monthOf: (at: Date) => string,
+): Promise<Map<number, RevenueMonth[]>> {
   const sum = amountSum(m);
   const table = monthTable<RevenueMonth>(period, (month) => ({
     month,
@@ -64,7 +75,7 @@ export async function revenueMonths(m: EntityManager, period: ReportPeriod): Pro
   const invoiced = await queryArrays(
     m,
     `SELECT currency_id, SUBSTR(date, 1, 7) AS month, ${sum.sql('total')} FROM invoice
-     WHERE date >= :from AND date < :until AND void_datetime IS NULL AND deleted_datetime IS NULL${currencyFilter(period, 'currency_id')}
+     WHERE date >= :from AND date < :until AND deleted_datetime IS NULL${currencyFilter(period, 'currency_id')}
      GROUP BY currency_id, SUBSTR(date, 1, 7)`,
     params,
   );
@@ -89,6 +100,16 @@ export async function revenueMonths(m: EntityManager, period: ReportPeriod): Pro
       row.collected = row.collected.minus(value.abs());
       row.refunds = row.refunds.plus(value.abs());
     } else if (type === 'cre') row.credits = row.credits.plus(value);
+  }
+  const voided = await queryArrays(
+    m,
+    `SELECT currency_id, void_datetime, total FROM invoice
+     WHERE void_datetime >= :voidFrom AND void_datetime < :voidUntil AND deleted_datetime IS NULL${currencyFilter(period, 'currency_id')}`,
+    { voidFrom: window.from, voidUntil: window.until, currency: period.currency?.currency_id },
+  );
+  for (const [currency, at, total] of voided as Array<[number, Date | string, string | number]>) {
+    const row = table.at(Number(currency), monthOf(asDate(at)));
+    if (row) row.written_off = row.written_off.plus(new Money(total).toDecimalPlaces(2));
   }
   return table.rows;
 }
@@ -160,9 +181,4 @@ export async function receivables(
     }
   }
   return { totals, customers };
-}
-
-/** A DATE column as `YYYY-MM-DD`: text on SQLite, a Date at UTC midnight from mysql2 (timezone 'Z'). */
-function dateText(value: Date | string): string {
-  return value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
 }
