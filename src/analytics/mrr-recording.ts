@@ -3,7 +3,6 @@ import { DataSource } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { EventRecorder, PendingEvent } from 'src/core/events/event-recorder';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { queryRows } from 'src/database/raw-query';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MrrHistory } from './mrr-history';
@@ -37,6 +36,7 @@ const MOMENTS: Array<[table: string, column: string, extra?: string]> = [
  * so moving the test clock builds the months as they pass.
  */
 @Injectable()
+@DueWork()
 export class MrrRecording implements DueWork, OnModuleInit {
   readonly name = 'analytics-mrr';
   readonly trigger = { kind: 'interval', everyMs: 60_000 } as const;
@@ -45,7 +45,6 @@ export class MrrRecording implements DueWork, OnModuleInit {
 
   constructor(
     private readonly events: EventRecorder,
-    private readonly registry: DueWorkRegistry,
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -54,7 +53,6 @@ export class MrrRecording implements DueWork, OnModuleInit {
 
   onModuleInit(): void {
     this.events.onRecording((tx, events) => this.onEvents(tx, events));
-    this.registry.register(this);
   }
 
   private async onEvents(tx: Tx, events: readonly PendingEvent[]): Promise<void> {

@@ -1,5 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CustomerExtensions } from 'src/customers/customer-figures';
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { CustomerFigures, CustomerFiguresSource, OverdueSource, SqlAmountSum } from 'src/customers/customer-figures';
 import { owesPastDueSql } from './invoice-status';
 
 /**
@@ -9,23 +10,21 @@ import { owesPastDueSql } from './invoice-status';
  * its due date (index invoice(customer_id, invoice_status_str, due_date)).
  */
 @Injectable()
-export class InvoiceCustomerFigures implements OnModuleInit {
-  constructor(private readonly customers: CustomerExtensions) {}
-
-  onModuleInit(): void {
-    this.customers.addFiguresSource({
-      sums: {
-        invoice: (sum, customerId) => `(SELECT ${sum('i.total')} FROM invoice i
+@CustomerFiguresSource()
+export class InvoiceCustomerFigures implements CustomerFiguresSource {
+  readonly sums = {
+    invoice: (sum: SqlAmountSum, customerId: string) => `(SELECT ${sum('i.total')} FROM invoice i
           WHERE i.customer_id = ${customerId} AND i.void_datetime IS NULL AND i.deleted_datetime IS NULL)`,
-      },
-      add: (figures, _kind, amount) => {
-        figures.total = figures.total.plus(amount);
-        figures.balance = figures.balance.plus(amount);
-      },
-    });
-    this.customers.addOverdueSource(
-      (customerId, today) => `EXISTS (SELECT 1 FROM invoice io WHERE io.customer_id = ${customerId}
-        AND ${owesPastDueSql('io', today)} AND io.deleted_datetime IS NULL)`,
-    );
+  };
+
+  add(figures: CustomerFigures, _kind: string, amount: Decimal): void {
+    figures.total = figures.total.plus(amount);
+    figures.balance = figures.balance.plus(amount);
+  }
+
+  @OverdueSource()
+  overdueSql(customerId: string, today: string): string {
+    return `EXISTS (SELECT 1 FROM invoice io WHERE io.customer_id = ${customerId}
+        AND ${owesPastDueSql('io', today)} AND io.deleted_datetime IS NULL)`;
   }
 }
