@@ -74,6 +74,8 @@ export class FakeStripe {
    * whatever its card (what stripe-mock's fixtures answer to a confirmed PaymentIntent).
    */
   intentStatus: string | null = null;
+  /** Told of every request as it arrives (the standalone server prints them). */
+  onRequest: ((request: StripeRequest) => void) | null = null;
   readonly customers = new Map<string, Json>();
   readonly methods = new Map<string, FakeMethod>();
   readonly intents = new Map<string, Json>();
@@ -163,6 +165,7 @@ export class FakeStripe {
       authorization: req.headers.authorization,
     };
     this.requests.push(request);
+    this.onRequest?.(request);
     if (!/^Bearer sk_test_/.test(request.authorization ?? '')) {
       return send(res, 401, stripeError('invalid_request_error', 'Invalid API Key provided.'));
     }
