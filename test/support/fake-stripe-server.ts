@@ -2,7 +2,7 @@ import { FakeStripe, STRIPE_WEBHOOK_SECRET } from './fake-stripe';
 
 /**
  * The tests' fake Stripe on its own, to try a server against by hand:
- *   npx ts-node -r tsconfig-paths/register test/support/fake-stripe-server.ts [port]
+ *   node -r ts-node/register/transpile-only -r tsconfig-paths/register test/support/fake-stripe-server.ts [port]
  * then start the server with PAYMENT_GATEWAY=stripe STRIPE_API_URL=<the URL printed>
  * STRIPE_SECRET_KEY=sk_test_… (the fake takes any sk_test_ key) and
  * STRIPE_WEBHOOK_SECRET=<the secret printed>. Stops on Ctrl-C.
