@@ -222,12 +222,40 @@ describe('Stripe gateway: currencies and PaymentIntent answers', () => {
     t.clock.set(new Date('2026-11-25T15:00:00Z'));
     await t.app.get(AchSettlementJob).run();
     expect(since(mark, 'POST', `/v1/payment_intents/${payment.gateway_transid}/cancel`)).toHaveLength(1);
+    expect(fake.intents.get(payment.gateway_transid!)?.status).toBe('canceled');
     expect(await transactionOf(payment.transaction_id)).toMatchObject({
       status_str: 'fail-declined',
-      gateway_msg: 'The payment was canceled.',
-      gateway_err_detail: 'canceled',
+      gateway_msg: 'Your bank asks you to confirm this payment (3-D Secure): pay it from the payment link.',
+      gateway_err_detail: 'authentication_required',
     });
     expect(await balanceOf(invoice)).toBe(80);
+  });
+
+  describe('void', () => {
+    it('cancels a pending PaymentIntent in Stripe before voiding the payment', async () => {
+      const { invoice, pay } = await payerWithInvoice('35.00');
+      fake.intentStatus = 'requires_capture'; // held, not collected: Stripe can still cancel it
+      const paid = await pay().expect(200);
+      const payment = await transactionOf(paid.body.response.id as number);
+      expect(payment.status_str).toBe('ok-pending');
+      const mark = fake.requests.length;
+      await t.post(`/api/v3/transaction/${payment.transaction_id}?action=void`).expect(200);
+      expect(since(mark, 'POST', `/v1/payment_intents/${payment.gateway_transid}/cancel`)).toHaveLength(1);
+      expect(fake.intents.get(payment.gateway_transid!)?.status).toBe('canceled');
+      expect((await transactionOf(payment.transaction_id)).status_str).toBe('void-voided');
+      expect(await balanceOf(invoice)).toBe(35);
+    });
+
+    it('refuses to void a payment Stripe has collected, and changes nothing: it is refunded instead', async () => {
+      const { invoice, pay } = await payerWithInvoice('36.00');
+      const paid = await pay().expect(200);
+      const refused = await t.post(`/api/v3/transaction/${paid.body.response.id}?action=void`).expect(400);
+      expect(refused.body.message).toBe(
+        'This payment could not be voided: Stripe cannot cancel it any more (it has succeeded or is being collected): refund it instead.',
+      );
+      expect((await transactionOf(paid.body.response.id as number)).status_str).toBe('ok-successful');
+      expect(await balanceOf(invoice)).toBe(0);
+    });
   });
 
   it('finds a refund Stripe made before a crash among its Refunds, and never refunds twice', async () => {

@@ -74,6 +74,8 @@ export class FakeStripe {
    * whatever its card (what stripe-mock's fixtures answer to a confirmed PaymentIntent).
    */
   intentStatus: string | null = null;
+  /** Told of every request as it arrives (the standalone server prints them). */
+  onRequest: ((request: StripeRequest) => void) | null = null;
   readonly customers = new Map<string, Json>();
   readonly methods = new Map<string, FakeMethod>();
   readonly intents = new Map<string, Json>();
@@ -163,6 +165,7 @@ export class FakeStripe {
       authorization: req.headers.authorization,
     };
     this.requests.push(request);
+    this.onRequest?.(request);
     if (!/^Bearer sk_test_/.test(request.authorization ?? '')) {
       return send(res, 401, stripeError('invalid_request_error', 'Invalid API Key provided.'));
     }
@@ -209,7 +212,13 @@ export class FakeStripe {
     if (parts[1] === 'payment_intents' && parts[2]) {
       const intent = this.intents.get(parts[2]);
       if (!intent) return [404, stripeError('invalid_request_error', `No such payment_intent: '${parts[2]}'`)];
-      if (r.method === 'POST' && parts[3] === 'cancel') intent.status = 'canceled';
+      if (r.method === 'POST' && parts[3] === 'cancel') {
+        if (!CANCELABLE.includes(intent.status as string)) {
+          const message = `You cannot cancel this PaymentIntent because it has a status of ${intent.status as string}.`;
+          return [400, stripeError('invalid_request_error', message, 'payment_intent_unexpected_state')];
+        }
+        intent.status = 'canceled';
+      }
       return [200, intent];
     }
     if (r.method === 'POST' && r.path === '/v1/refunds') return this.createRefund(f);
@@ -375,6 +384,9 @@ export class FakeStripe {
     return `${prefix}_${randomBytes(8).toString('hex')}`;
   }
 }
+
+/** The statuses Stripe lets a PaymentIntent be canceled from. */
+const CANCELABLE = ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action'];
 
 /** Stripe's three-decimal currencies: their amounts end in 0 (https://docs.stripe.com/currencies#three-decimal). */
 const THREE_DECIMAL = ['bhd', 'jod', 'kwd', 'omr', 'tnd'];

@@ -223,9 +223,16 @@ export class StripeGateway extends PaymentGateway {
     }
   }
 
+  /** Cancels a charge that has not collected yet; Stripe refuses one that has succeeded or is under way. */
   protected async submitVoid(transid: string): Promise<GatewayResult> {
-    const intent = await this.call(() => this.stripe.paymentIntents.cancel(transid));
-    return intent.status === 'canceled' ? succeeded(intent.id) : resultOfIntent(intent, { offSession: true });
+    try {
+      const intent = await this.stripe.paymentIntents.cancel(transid);
+      return intent.status === 'canceled' ? succeeded(intent.id) : resultOfIntent(intent, { offSession: true });
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      const message = 'Stripe cannot cancel it any more (it has succeeded or is being collected): refund it instead.';
+      return { outcome: 'error', transid, message, errCode: 400, errDetail: error.code ?? 'not_cancelable' };
+    }
   }
 
   /**
@@ -235,17 +242,14 @@ export class StripeGateway extends PaymentGateway {
    * A bank debit still processing stays pending until Stripe says otherwise.
    */
   protected async submitSettle(_source: ChargeSource, transid: string): Promise<GatewayResult> {
-    let intent = await this.call(() => this.stripe.paymentIntents.retrieve(transid));
-    if (awaitsPayer(intent)) {
-      try {
-        intent = await this.stripe.paymentIntents.cancel(transid);
-      } catch (error) {
-        // Confirmed (or failed) in the meantime: what it is now.
-        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
-        intent = await this.call(() => this.stripe.paymentIntents.retrieve(transid));
-      }
-    }
-    return resultOfIntent(intent, { offSession: false });
+    const intent = await this.call(() => this.stripe.paymentIntents.retrieve(transid));
+    if (!awaitsPayer(intent)) return resultOfIntent(intent, { offSession: false });
+    // With nobody left to confirm it: the reason it failed (authentication required, a decline).
+    const unconfirmed = resultOfIntent(intent, { offSession: true });
+    const canceled = await this.submitVoid(transid);
+    if (canceled.outcome === 'success') return unconfirmed;
+    // Confirmed (or failed) in the meantime: what it is now.
+    return resultOfIntent(await this.call(() => this.stripe.paymentIntents.retrieve(transid)), { offSession: false });
   }
 
   /**
