@@ -37,7 +37,9 @@ export class CustomerActivity {
   /** Which of the customers `customerIds` (one or more) have activity on or after `sinceDate`. */
   async activeAmong(manager: EntityManager, customerIds: readonly number[], sinceDate: string): Promise<Set<number>> {
     return new Set(
-      await this.activeWhere(manager, sinceDate, 'c.customer_id IN (:...customerIds)', { customerIds: [...customerIds] }),
+      await this.activeWhere(manager, sinceDate, 'c.customer_id IN (:...customerIds)', {
+        customerIds: [...customerIds],
+      }),
     );
   }
 

@@ -1,12 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CustomerExtensions } from 'src/customers/customer-figures';
-import { owesPastDueSql } from './invoice-status';
 
 /**
  * Customer `total` (lifetime invoiced) and `balance` from invoices: the totals of the
  * customers' invoices that are not void. Payments lower `balance` through their own
- * figures source. And the customer is overdue while one of its invoices owes money past
- * its due date (index invoice(customer_id, invoice_status_str, due_date)).
+ * figures source. Whether the customer is overdue is its stored `open_due_date`, kept by
+ * OpenDueDates.
  */
 @Injectable()
 export class InvoiceCustomerFigures implements OnModuleInit {
@@ -23,9 +22,5 @@ export class InvoiceCustomerFigures implements OnModuleInit {
         figures.balance = figures.balance.plus(amount);
       },
     });
-    this.customers.addOverdueSource(
-      (customerId, today) => `EXISTS (SELECT 1 FROM invoice io WHERE io.customer_id = ${customerId}
-        AND ${owesPastDueSql('io', today)} AND io.deleted_datetime IS NULL)`,
-    );
   }
 }

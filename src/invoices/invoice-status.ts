@@ -50,6 +50,16 @@ export function owesPastDueSql(alias: string, today: string): string {
   return `(${alias}.invoice_status_str IN (${OPEN_STATUSES_SQL}) AND ${alias}.due_date < ${today})`;
 }
 
+/**
+ * An invoice that still owes money: open, neither void nor deleted. The earliest due date
+ * of these is what its customer and subscription store (open-due-dates.ts): they are
+ * overdue exactly while `owesPastDue` holds for one of them.
+ */
+export function openInvoiceSql(alias: string): string {
+  return `(${alias}.invoice_status_str IN (${OPEN_STATUSES_SQL}) AND ${alias}.void_datetime IS NULL
+    AND ${alias}.deleted_datetime IS NULL)`;
+}
+
 /** `readStatus` as SQL over the invoice alias `alias`, for list filters. */
 export function readStatusSql(alias: string, today: string): string {
   const stored = `${alias}.invoice_status_str`;
