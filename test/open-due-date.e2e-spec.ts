@@ -13,10 +13,9 @@ describe('stored earliest open due date', () => {
   let t: TestApp;
   let item: number;
 
-  const stored = async (table: 'customer' | 'package', id: number): Promise<string | null> => {
-    const key = table === 'customer' ? 'customer_id' : 'package_id';
+  const stored = async (table: 'customer', id: number): Promise<string | null> => {
     const [row] = await t.dataSource.query<Array<{ d: string | null }>>(
-      `SELECT CAST(open_due_date AS CHAR) AS d FROM ${table} WHERE ${key} = ?`,
+      `SELECT CAST(open_due_date AS CHAR) AS d FROM ${table} WHERE customer_id = ?`,
       [id],
     );
     return row.d;
@@ -77,22 +76,6 @@ describe('stored earliest open due date', () => {
     expect(await stored('customer', customer)).toBeNull();
     t.clock.set(new Date('2026-06-01T15:00:00Z'));
     expect(await status(customer)).toBe('active-current');
-  });
-
-  it('keeps the subscription’s column from the invoices it issued', async () => {
-    t.clock.set(new Date('2026-04-01T15:00:00Z'));
-    const customer = await make.newCustomer(t, { company: 'Subscriber' });
-    // The item's flat 100.00 monthly: the first cycle's invoice is issued at once.
-    const sub = await make.newSubscription(t, customer, [{ item_id: item }]);
-    const [invoice] = (await t.get(`/api/v3/invoice?where=customer_id:EQUALS:${customer}`).expect(200)).body
-      .response as Json[];
-    expect(invoice).toMatchObject({ package_id: sub });
-    const due = invoice.due_date as string;
-    expect(await stored('package', sub)).toBe(due);
-    expect(await stored('customer', customer)).toBe(due);
-    await pay(customer, invoice.invoice_id as number, '100.00');
-    expect(await stored('package', sub)).toBeNull();
-    expect(await stored('customer', customer)).toBeNull();
   });
 
   it('turns the status at the account’s midnight, with no job and no write', async () => {
