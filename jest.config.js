@@ -1,4 +1,5 @@
-// One runner for unit tests (src, *.spec.ts) and e2e tests (test, *.e2e-spec.ts).
+// One runner for three tiers: unit tests (src, *.spec.ts), service tests (test/service,
+// *.service-spec.ts: real database, no HTTP) and e2e tests (test, *.e2e-spec.ts).
 // NestJS 12 ships ES modules only; Jest on Node 20 loads CommonJS, so those packages
 // are compiled to CommonJS by babel-jest on the fly (the app itself runs them natively).
 const ESM_PACKAGES = ['@nestjs', '@apidevtools', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'load-esm'];
@@ -6,8 +7,16 @@ const ESM_PACKAGES = ['@nestjs', '@apidevtools', 'file-type', 'strtok3', 'token-
 module.exports = {
   moduleFileExtensions: ['js', 'mjs', 'json', 'ts'],
   rootDir: '.',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: [
+    '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/bench/**/*.spec.ts',
+    '<rootDir>/test/service/**/*.service-spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+  ],
   transform: {
+    // tsconfig.json sets isolatedModules, so ts-jest only transpiles each file: types are
+    // checked once by `npm run typecheck`, not again in every worker (which cost about 9 s of
+    // every test file).
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
     '^.+\\.m?js$': [
       'babel-jest',

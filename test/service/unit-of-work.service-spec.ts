@@ -11,18 +11,18 @@ import { PaymentGateway } from 'src/payments/payment-gateway';
 import { TestGateway } from 'src/payments/test-gateway';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 import { In } from 'typeorm';
-import { createTestApp, TestApp } from './support/test-app';
+import { createServiceApp, ServiceApp } from '../support/service-app';
 
 /**
  * The unit of work's contract (issue 17 point 4), on SQLite and MariaDB: a unit's body
  * runs once whatever its neighbours do, and an outside call inside it is refused.
  */
 describe('unit of work runs once', () => {
-  let t: TestApp;
+  let t: ServiceApp;
   let uow: UnitOfWork;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createServiceApp();
     uow = t.app.get(UnitOfWork);
     // Background due work (the webhook sweeper's tick) would open transactions of its own.
     t.app.get(DueWorkScheduler).stop();
