@@ -40,7 +40,7 @@ export interface TestModule {
   config: AppConfig;
   moduleRef: TestingModule;
   /** Drops the scratch MariaDB database (unless kept); nothing on SQLite. */
-  dropDatabase(): Promise<void>;
+  dropDatabase: () => Promise<void>;
 }
 
 /**
