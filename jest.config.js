@@ -30,10 +30,12 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1' },
   testEnvironment: 'node',
-  // One file at a time (the e2e files share a MariaDB server and a 2-core host), but in a worker
-  // process that is replaced once it holds more than this after a file: every file loads the
-  // whole application, and a single process running all of them in band ran out of heap.
-  maxWorkers: 1,
+  // Two workers, one per core of the 2-core machines this runs on: a file spends much of its
+  // time loading modules and waiting on its database, so two side by side take little more
+  // than one. Each worker is replaced once it holds more than the limit below after a file:
+  // every file loads the whole application, and one process running all of them in band ran
+  // out of heap. Scratch databases (SQLite in memory, a MariaDB copy per file) keep files apart.
+  maxWorkers: 2,
   workerIdleMemoryLimit: '1GB',
   // Generous: a file's beforeAll boots the app and seeds it, which a loaded 2-core host can stretch past 30 s.
   testTimeout: 60000,
