@@ -5,7 +5,7 @@ import { Money, ZERO } from 'src/core/money/decimal';
 import { daysBetween } from 'src/core/time/account-date';
 import { queryArrays } from 'src/database/raw-query';
 import { asDate, dateText } from './db-values';
-import { dayAfterMonth, ReportPeriod } from './report-period';
+import { ReportPeriod } from './report-period';
 
 /** Transactions that count as money moved (transactions/transaction-status.ts COUNTING_STATUSES). */
 const COUNTING = "('ok-successful', 'ok-pending')";
@@ -53,7 +53,8 @@ function monthTable<R extends { month: string }>(
  * no write-off transaction), and only an open invoice with no money applied can be voided,
  * so an invoice voided in a month (account zone) writes off its whole total there. A voided
  * invoice stays invoiced in its own month, so no month changes when an invoice is voided
- * later. Three queries.
+ * later. Two queries: the month sums come from the `revenue_month` rollup (kept by row
+ * triggers, migration RevenueRollup), the write-offs from the voided invoices.
  */
 export async function revenueMonths(
   m: EntityManager,
@@ -62,7 +63,6 @@ export async function revenueMonths(
   window: { from: Date; until: Date },
   monthOf: (at: Date) => string,
 ): Promise<Map<number, RevenueMonth[]>> {
-  const sum = amountSum(m);
   const table = monthTable<RevenueMonth>(period, (month) => ({
     month,
     invoiced: ZERO,
@@ -71,35 +71,24 @@ export async function revenueMonths(
     refunds: ZERO,
     written_off: ZERO,
   }));
-  const params = { from: `${period.from}-01`, until: dayAfterMonth(period.to), currency: period.currency?.currency_id };
-  const invoiced = await queryArrays(
+  const sums = await queryArrays(
     m,
-    `SELECT currency_id, SUBSTR(date, 1, 7) AS month, ${sum.sql('total')} FROM invoice
-     WHERE date >= :from AND date < :until AND deleted_datetime IS NULL${currencyFilter(period, 'currency_id')}
-     GROUP BY currency_id, SUBSTR(date, 1, 7)`,
-    params,
+    `SELECT currency_id, month, SUM(invoiced_cents), SUM(collected_cents), SUM(credits_cents), SUM(refunds_cents)
+     FROM revenue_month WHERE month >= :from AND month <= :to${currencyFilter(period, 'currency_id')}
+     GROUP BY currency_id, month`,
+    { from: period.from, to: period.to, currency: period.currency?.currency_id },
   );
-  for (const [currency, month, total] of invoiced as Array<[number, string, string | number]>) {
-    const row = table.at(Number(currency), month);
-    if (row) row.invoiced = sum.read(total);
-  }
-  const moved = await queryArrays(
-    m,
-    `SELECT currency_id, SUBSTR(transaction_date, 1, 7) AS month, transaction_type, ${sum.sql('amount')} FROM payment_transaction
-     WHERE transaction_date >= :from AND transaction_date < :until AND status_str IN ${COUNTING}${currencyFilter(period, 'currency_id')}
-     GROUP BY currency_id, SUBSTR(transaction_date, 1, 7), transaction_type`,
-    params,
-  );
-  for (const [currency, month, type, amount] of moved as Array<[number, string, string, string | number]>) {
-    const row = table.at(Number(currency), month);
+  // Whole cents: an exact DECIMAL string from MariaDB, an integer well inside 2^53 from SQLite.
+  const cents = (value: unknown) => new Money(value === null ? 0 : (value as string | number)).div(100);
+  for (const [currency, month, invoiced, collected, credits, refunds] of sums) {
+    const row = table.at(Number(currency), String(month));
     if (!row) continue;
-    const value = sum.read(amount);
-    if (type === 'pay') row.collected = row.collected.plus(value);
-    else if (type === 'ref') {
-      // Refunds are negative transactions: they lower what was collected.
-      row.collected = row.collected.minus(value.abs());
-      row.refunds = row.refunds.plus(value.abs());
-    } else if (type === 'cre') row.credits = row.credits.plus(value);
+    Object.assign(row, {
+      invoiced: cents(invoiced),
+      collected: cents(collected),
+      credits: cents(credits),
+      refunds: cents(refunds),
+    });
   }
   const voided = await queryArrays(
     m,
