@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { ZERO } from 'src/core/money/decimal';
 import { AmountSum, amountSum } from 'src/core/money/amount-sum';
+import { pluginClass, pluginMethod, Plugins } from 'src/core/plugins/plugins';
 
 /** A customer's money figures (SPEC "Customer": total, balance, paid, mrr, arr). */
 export interface CustomerFigures {
@@ -38,6 +39,9 @@ export interface CustomerFiguresSource {
   add(figures: CustomerFigures, kind: string, amount: Decimal): void;
 }
 
+/** Marks a provider as a figures source (it implements `CustomerFiguresSource`). */
+export const CustomerFiguresSource = pluginClass<CustomerFiguresSource, void>();
+
 /**
  * The figures as extra columns of a customer SELECT: add `selects` to its columns and
  * `params` to its parameters, then `read` the values of those columns (in that order).
@@ -53,17 +57,31 @@ export interface FigureColumns {
 /** Decides whether a customer's parent may change (rule 2: not once it paid for the customer). */
 export type ParentChangeGuard = (manager: EntityManager, customerId: number, currentParentId: number) => Promise<void>;
 
+/** Marks a method as a parent change guard (it throws the 400 that refuses the change). */
+export const ParentChangeGuard = pluginMethod<ParentChangeGuard, void>();
+
 export const EMPTY_FIGURES: CustomerFigures = { total: ZERO, balance: ZERO, paid: ZERO, mrr: ZERO, arr: ZERO };
 
-/** Where later modules plug their figures and rules into customers. */
+/**
+ * Where later modules plug their figures and rules into customers, found at start:
+ * `@CustomerFiguresSource()` providers and `@ParentChangeGuard()` methods.
+ */
 @Injectable()
-export class CustomerExtensions {
+export class CustomerExtensions implements OnModuleInit {
   private readonly sources: CustomerFiguresSource[] = [];
   private readonly claimedKinds = new Set<string>();
   private readonly parentGuards: ParentChangeGuard[] = [];
   /** Built once per way of summing and customer id column (a read path asks for the same every time). */
   private readonly columns = new Map<string, FigureColumns>();
   private figuresParams: ObjectLiteral = {};
+
+  constructor(@Optional() private readonly plugins?: Plugins) {}
+
+  onModuleInit(): void {
+    if (!this.plugins) return;
+    for (const { instance } of this.plugins.classes(CustomerFiguresSource)) this.addFiguresSource(instance);
+    for (const guard of this.plugins.methods(ParentChangeGuard)) this.addParentChangeGuard(guard.handler);
+  }
 
   addFiguresSource(source: CustomerFiguresSource): void {
     for (const kind of Object.keys(source.sums)) {

@@ -1,5 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CustomerExtensions } from 'src/customers/customer-figures';
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { CustomerFigures, CustomerFiguresSource, SqlAmountSum } from 'src/customers/customer-figures';
 
 /**
  * Customer `total` (lifetime invoiced) and `balance` from invoices: the totals of the
@@ -8,19 +9,15 @@ import { CustomerExtensions } from 'src/customers/customer-figures';
  * OpenDueDates.
  */
 @Injectable()
-export class InvoiceCustomerFigures implements OnModuleInit {
-  constructor(private readonly customers: CustomerExtensions) {}
-
-  onModuleInit(): void {
-    this.customers.addFiguresSource({
-      sums: {
-        invoice: (sum, customerId) => `(SELECT ${sum('i.total')} FROM invoice i
+@CustomerFiguresSource()
+export class InvoiceCustomerFigures implements CustomerFiguresSource {
+  readonly sums = {
+    invoice: (sum: SqlAmountSum, customerId: string) => `(SELECT ${sum('i.total')} FROM invoice i
           WHERE i.customer_id = ${customerId} AND i.void_datetime IS NULL AND i.deleted_datetime IS NULL)`,
-      },
-      add: (figures, _kind, amount) => {
-        figures.total = figures.total.plus(amount);
-        figures.balance = figures.balance.plus(amount);
-      },
-    });
+  };
+
+  add(figures: CustomerFigures, _kind: string, amount: Decimal): void {
+    figures.total = figures.total.plus(amount);
+    figures.balance = figures.balance.plus(amount);
   }
 }

@@ -68,5 +68,6 @@ export class Invoice extends DeletableRecord {
   /** Kept current by InvoiceStatusUpdater; `open-overdue` is also derived from `due_date` on read. */
   @Index() @Column({ type: 'varchar', length: 32, default: 'open-unpaid' }) invoice_status_str: string;
   @Column({ type: 'boolean', default: false }) in_collections: boolean;
-  @Column({ type: 'datetime', nullable: true }) void_datetime: Date | null;
+  /** Indexed for revenue analytics: the invoices voided (written off) in a month. */
+  @Index() @Column({ type: 'datetime', nullable: true }) void_datetime: Date | null;
 }
