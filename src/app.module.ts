@@ -16,6 +16,7 @@ import { JobsModule } from './core/jobs/jobs.module';
 import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { useFastPaths } from './database/fast-paths';
 import { dropTimedOutConnections } from './database/mysql-timed-out-connections';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
@@ -41,8 +42,10 @@ export class AppModule {
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
           useFactory: () => ({ ...buildDataSourceOptions(config.db, [], config.timeouts), autoLoadEntities: true }),
-          dataSourceFactory: async (options) =>
-            dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize()),
+          dataSourceFactory: async (options) => {
+            useFastPaths(config.db.fastPaths);
+            return dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize());
+          },
         }),
         JobsModule.forRoot(config),
         CoreModule,

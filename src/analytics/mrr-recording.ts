@@ -6,6 +6,7 @@ import { DueWork } from 'src/core/schedule/due-work';
 import { queryRows } from 'src/database/raw-query';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MrrHistory } from './mrr-history';
+import { asDate } from './db-values';
 
 const BATCH = 500;
 const NEVER = new Date('1900-01-01T00:00:00Z');
@@ -100,6 +101,6 @@ export class MrrRecording implements DueWork {
       { after },
     );
     if (!row?.t) return null;
-    return row.t instanceof Date ? row.t : new Date(`${row.t.replace(' ', 'T')}Z`);
+    return asDate(row.t);
   }
 }

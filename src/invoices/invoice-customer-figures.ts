@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { CustomerFigures, CustomerFiguresSource, OverdueSource, SqlAmountSum } from 'src/customers/customer-figures';
-import { owesPastDueSql } from './invoice-status';
+import { CustomerFigures, CustomerFiguresSource, SqlAmountSum } from 'src/customers/customer-figures';
 
 /**
  * Customer `total` (lifetime invoiced) and `balance` from invoices: the totals of the
  * customers' invoices that are not void. Payments lower `balance` through their own
- * figures source. And the customer is overdue while one of its invoices owes money past
- * its due date (index invoice(customer_id, invoice_status_str, due_date)).
+ * figures source. Whether the customer is overdue is its stored `open_due_date`, kept by
+ * OpenDueDates.
  */
 @Injectable()
 @CustomerFiguresSource()
@@ -20,11 +19,5 @@ export class InvoiceCustomerFigures implements CustomerFiguresSource {
   add(figures: CustomerFigures, _kind: string, amount: Decimal): void {
     figures.total = figures.total.plus(amount);
     figures.balance = figures.balance.plus(amount);
-  }
-
-  @OverdueSource()
-  overdueSql(customerId: string, today: string): string {
-    return `EXISTS (SELECT 1 FROM invoice io WHERE io.customer_id = ${customerId}
-        AND ${owesPastDueSql('io', today)} AND io.deleted_datetime IS NULL)`;
   }
 }

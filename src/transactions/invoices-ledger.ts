@@ -101,6 +101,7 @@ export class InvoicesLedger extends InvoiceLedger implements InvoiceAppliedSourc
       customer_id: i.customer_id,
       package_id: i.package_id,
       date: i.date,
+      currency_id: i.currency_id,
       is_void: i.void_datetime !== null,
       balance: figures.get(i.invoice_id)!.balance,
     }));

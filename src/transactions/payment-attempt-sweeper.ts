@@ -52,7 +52,7 @@ export class PaymentAttemptSweeper implements DueWork {
       order: { payment_attempt_id: 'ASC' },
     });
     for (const attempt of stale) {
-      const result = await this.gateway.lookup(attempt.reference);
+      const result = await this.gateway.lookup(attempt.reference, attempt.kind);
       if (attempt.kind === 'refund') await this.refunds.resolve(attempt, result);
       else if (result) await this.charges.record(attempt, attempt.reference, result, true);
       else await this.charges.abandon(attempt.payment_attempt_id, attempt.reference);

@@ -54,7 +54,7 @@ export class WebhookFanout implements RecordedEventListener {
     const hooks = await this.hooksFor(tx, event);
     if (hooks.length === 0) return;
     const now = this.clock.now();
-    const ids: number[] = [];
+    const kicks: Array<{ webhook_delivery_id: number; attempts: number }> = [];
     for (const hook of hooks) {
       const id = await insertRow(tx.manager, WebhookDelivery, {
         webhook_id: Number(hook.webhook_id),
@@ -68,10 +68,8 @@ export class WebhookFanout implements RecordedEventListener {
         next_attempt_datetime: now,
         write_datetime: now,
       });
-      ids.push(id);
+      kicks.push({ webhook_delivery_id: id, attempts: 0 });
     }
-    tx.afterCommit(async () => {
-      for (const id of ids) await this.deliverer.kick(id, 0);
-    });
+    tx.afterCommit(() => this.deliverer.kickMany(kicks));
   }
 }

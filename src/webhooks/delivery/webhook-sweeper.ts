@@ -6,6 +6,8 @@ import { DeliveryStatus, WebhookDelivery } from 'src/webhooks/entities/webhook-d
 import { WebhookDeliverer } from './webhook-deliverer';
 
 const SWEEP_BATCH = 500;
+/** Deliveries per queued job: one job's attempts share their claim and their writes. */
+const KICK_CHUNK = 50;
 const OPEN: DeliveryStatus[] = ['pending', 'failed'];
 
 /**
@@ -52,7 +54,7 @@ export class WebhookSweeper implements DueWork {
       .orderBy('d.next_attempt_datetime', 'ASC')
       .limit(SWEEP_BATCH)
       .getMany();
-    for (const delivery of due) await this.deliverer.kick(delivery.webhook_delivery_id, delivery.attempts);
+    for (let at = 0; at < due.length; at += KICK_CHUNK) await this.deliverer.kickMany(due.slice(at, at + KICK_CHUNK));
     return due.length;
   }
 }
