@@ -11,6 +11,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CoreModule } from './core/core.module';
+import { PluginsModule } from './core/plugins/plugins.module';
 import { TestClockModule } from './core/clock/test-clock.module';
 import { JobsModule } from './core/jobs/jobs.module';
 import { DueWorkModule } from './core/schedule/due-work.module';
@@ -61,6 +62,7 @@ export class AppModule implements OnModuleInit {
         }),
         JobsModule.forRoot(config),
         CoreModule,
+        PluginsModule,
         DueWorkModule,
         TestClockModule,
         ReferenceModule,

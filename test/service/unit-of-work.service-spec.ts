@@ -270,7 +270,7 @@ describe('unit of work runs once', () => {
     await expect(
       uow.run(async (tx) => {
         await note('before the charge')(tx);
-        return gateway.charge(source, new Decimal('5.00'), 'inside-a-unit');
+        return gateway.charge(source, new Decimal('5.00'), 'USD', 'inside-a-unit');
       }),
     ).rejects.toBeInstanceOf(OutsideCallInUnitOfWork);
     expect(gateway.records().length).toBe(before);
@@ -281,7 +281,7 @@ describe('unit of work runs once', () => {
       return 'committed';
     });
     expect(after).toBe('committed');
-    expect((await gateway.charge(source, new Decimal('5.00'), 'after-a-unit')).outcome).toBe('success');
+    expect((await gateway.charge(source, new Decimal('5.00'), 'USD', 'after-a-unit')).outcome).toBe('success');
   });
 
   it('runs afterCommit work outside the unit, where an outside call is allowed', async () => {
