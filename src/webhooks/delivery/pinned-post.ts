@@ -1,6 +1,6 @@
 import { isIP, type LookupFunction } from 'node:net';
-import { request as httpRequest, IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
 import { VettedTarget } from './target-url-guard';
 
@@ -17,10 +17,43 @@ export interface PostOptions {
   maxBodyChars: number;
 }
 
+/** Connections kept open to one receiver at once (more of its deliveries wait for one). */
+export const SOCKETS_PER_TARGET = 16;
+/** An idle connection is closed after this long, before a receiver's usual 5 s keep-alive ends. */
+const IDLE_SOCKET_MS = 4_000;
+/** Receivers whose connections are kept; the least recently used beyond this are closed. */
+const MAX_AGENTS = 64;
+
+/**
+ * Keep-alive agents, one per receiver name, port and vetted address: a socket in an agent
+ * was connected to that address, so reusing it never reaches an address that was not
+ * vetted (when DNS changes, the new address gets an agent of its own).
+ */
+const agents = new Map<string, HttpAgent>();
+
+function agentFor(target: VettedTarget): HttpAgent {
+  const key = `${target.url.protocol}//${target.hostname}:${target.url.port}@${target.address}`;
+  let agent = agents.get(key);
+  if (agent) {
+    agents.delete(key); // re-inserted below: the map's order is least recently used first
+  } else {
+    const options = { keepAlive: true, maxSockets: SOCKETS_PER_TARGET, timeout: IDLE_SOCKET_MS };
+    agent = target.url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+  }
+  agents.set(key, agent);
+  for (const [oldKey, old] of agents) {
+    if (agents.size <= MAX_AGENTS) break;
+    agents.delete(oldKey);
+    old.destroy();
+  }
+  return agent;
+}
+
 /**
  * POSTs to the vetted address only: the socket's DNS lookup is replaced by one that
  * answers with the checked address, while Host and TLS SNI (and so certificate
  * checks) keep the name. Redirects are never followed; a 3xx is just an answer.
+ * Connections are kept open for the next delivery to the same receiver (agentFor).
  */
 export function postPinned(
   target: VettedTarget,
@@ -52,18 +85,22 @@ export function postPinned(
         lookup: pinned,
         // SNI carries names only (RFC 6066); an IP literal target (relaxed mode) sends none.
         servername: isIP(target.hostname) === 0 ? target.hostname : '',
-        agent: false,
+        agent: agentFor(target),
       },
       (res) =>
         readBody(res, options.maxBodyChars, (text) =>
           finish({ statusCode: res.statusCode ?? null, body: text, error: null }),
         ),
     );
-    // One deadline for connect, send and answer together.
-    const deadline = setTimeout(() => {
-      req.destroy();
-      finish({ statusCode: null, body: null, error: `no answer within ${options.timeoutMs / 1000} s` });
-    }, options.timeoutMs);
+    // One deadline for connect, send and answer together, from when the request has its
+    // socket (not while it waits for one of the receiver's busy connections).
+    let deadline: NodeJS.Timeout | undefined;
+    req.once('socket', () => {
+      deadline = setTimeout(() => {
+        req.destroy();
+        finish({ statusCode: null, body: null, error: `no answer within ${options.timeoutMs / 1000} s` });
+      }, options.timeoutMs);
+    });
     req.on('error', (error) => finish({ statusCode: null, body: null, error: `connection failed: ${error.message}` }));
     req.end(body);
   });

@@ -1,6 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/core/clock/clock';
-import { EventRecorder, PendingEvent, RecordedEvent } from 'src/core/events/event-recorder';
+import { PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { randomToken } from 'src/core/refs/random-token';
 import { insertRow } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
@@ -17,23 +17,22 @@ import { WebhookDeliverer } from './webhook-deliverer';
  * sweeper finds the row.
  */
 @Injectable()
-export class WebhookFanout implements OnModuleInit {
+@RecordedEventListener()
+export class WebhookFanout implements RecordedEventListener {
   constructor(
-    private readonly events: EventRecorder,
     private readonly clock: Clock,
     private readonly deliverer: WebhookDeliverer,
   ) {}
 
-  onModuleInit(): void {
-    this.events.onRecorded({
-      // The hooks are read once per transaction and pattern set (hooksFor), so a batch costs no more.
-      wants: async (tx, events) => {
-        const answers: boolean[] = [];
-        for (const event of events) answers.push((await this.hooksFor(tx, event)).length > 0);
-        return answers;
-      },
-      handle: (tx, event) => this.fanOut(tx, event),
-    });
+  /** The hooks are read once per transaction and pattern set (hooksFor), so a batch costs no more. */
+  async wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
+    const answers: boolean[] = [];
+    for (const event of events) answers.push((await this.hooksFor(tx, event)).length > 0);
+    return answers;
+  }
+
+  handle(tx: Tx, event: RecordedEvent): Promise<void> {
+    return this.fanOut(tx, event);
   }
 
   /** The live hooks that subscribe to the event (none when its webhooks are suppressed). */
@@ -55,7 +54,7 @@ export class WebhookFanout implements OnModuleInit {
     const hooks = await this.hooksFor(tx, event);
     if (hooks.length === 0) return;
     const now = this.clock.now();
-    const ids: number[] = [];
+    const kicks: Array<{ webhook_delivery_id: number; attempts: number }> = [];
     for (const hook of hooks) {
       const id = await insertRow(tx.manager, WebhookDelivery, {
         webhook_id: Number(hook.webhook_id),
@@ -69,10 +68,8 @@ export class WebhookFanout implements OnModuleInit {
         next_attempt_datetime: now,
         write_datetime: now,
       });
-      ids.push(id);
+      kicks.push({ webhook_delivery_id: id, attempts: 0 });
     }
-    tx.afterCommit(async () => {
-      for (const id of ids) await this.deliverer.kick(id, 0);
-    });
+    tx.afterCommit(() => this.deliverer.kickMany(kicks));
   }
 }

@@ -1,12 +1,13 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { DeliveryStatus, WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { WebhookDeliverer } from './webhook-deliverer';
 
 const SWEEP_BATCH = 500;
+/** Deliveries per queued job: one job's attempts share their claim and their writes. */
+const KICK_CHUNK = 50;
 const OPEN: DeliveryStatus[] = ['pending', 'failed'];
 
 /**
@@ -16,7 +17,8 @@ const OPEN: DeliveryStatus[] = ['pending', 'failed'];
  * Clock and call `sweep()`, or move the test clock, instead of waiting.
  */
 @Injectable()
-export class WebhookSweeper implements DueWork, OnModuleInit {
+@DueWork()
+export class WebhookSweeper implements DueWork {
   readonly name = 'webhooks.sweep';
   readonly trigger = { kind: 'interval', everyMs: 2_000 } as const;
 
@@ -24,12 +26,7 @@ export class WebhookSweeper implements DueWork, OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly deliverer: WebhookDeliverer,
-    private readonly registry: DueWorkRegistry,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   async runDue(): Promise<void> {
     await this.sweep();
@@ -57,7 +54,7 @@ export class WebhookSweeper implements DueWork, OnModuleInit {
       .orderBy('d.next_attempt_datetime', 'ASC')
       .limit(SWEEP_BATCH)
       .getMany();
-    for (const delivery of due) await this.deliverer.kick(delivery.webhook_delivery_id, delivery.attempts);
+    for (let at = 0; at < due.length; at += KICK_CHUNK) await this.deliverer.kickMany(due.slice(at, at + KICK_CHUNK));
     return due.length;
   }
 }
