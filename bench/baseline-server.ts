@@ -52,6 +52,8 @@ interface Store {
   usageTargets(lineIds: number[]): Promise<Map<number, UsageTarget>>;
   /** Inserts the rows at once and returns their ids in order, or null when an external key is taken. */
   insertUsage(rows: NewUsage[]): Promise<number[] | null>;
+  /** A SELECT of the growth benchmark's lists and counts (ours, never client text), with its parameters. */
+  select(sql: string, params: Array<string | number>): Promise<Row[]>;
 }
 
 const SELECT_BY_ID = 'SELECT * FROM customer WHERE customer_id = ? AND deleted_datetime IS NULL';
@@ -83,9 +85,12 @@ class SqliteStore implements Store {
   private readonly credential: Database.Statement<[string], { secret_sha256: string }>;
   private readonly targets: Database.Statement<[string], Row>;
   private readonly insertUsageRows: (rows: NewUsage[]) => number[];
+  private readonly db: Database.Database;
+  private readonly selects = new Map<string, Database.Statement<unknown[], Row>>();
 
   constructor(path: string) {
     const db = new Database(path);
+    this.db = db;
     // The server's settings: WAL, and every commit synced to disk before the answer.
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
@@ -128,6 +133,16 @@ class SqliteStore implements Store {
 
   usageTargets(lineIds: number[]): Promise<Map<number, UsageTarget>> {
     return Promise.resolve(targetsById(this.targets.all(JSON.stringify(lineIds))));
+  }
+
+  select(sql: string, params: Array<string | number>): Promise<Row[]> {
+    let statement = this.selects.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], Row>(sql);
+      this.selects.set(sql, statement);
+    }
+    // Digits bind as integers (ids, LIMIT), as the server's driver binds them.
+    return Promise.resolve(statement.all(...params.map((p) => (/^\d+$/.test(String(p)) ? Number(p) : p))));
   }
 
   insertUsage(rows: NewUsage[]): Promise<number[] | null> {
@@ -194,6 +209,12 @@ class MysqlStore implements Store {
   async usageTargets(lineIds: number[]): Promise<Map<number, UsageTarget>> {
     const [rows] = await this.pool.query<RowDataPacket[]>(`${SELECT_USAGE_TARGETS} (?)`, [lineIds]);
     return targetsById(rows);
+  }
+
+  async select(sql: string, params: Array<string | number>): Promise<Row[]> {
+    // LIMIT as a bound parameter must be a string for mysql2's execute().
+    const [rows] = await this.pool.execute<RowDataPacket[]>(sql, params.map(String));
+    return rows;
   }
 
   /** One multi-row INSERT (atomic on its own); MariaDB gives it consecutive ids from insertId. */
@@ -309,8 +330,75 @@ function parseListQuery(query: Request['query']): { state: string; limit: number
   return { state: match[1], limit };
 }
 
+/**
+ * The growth benchmark's filters, as a bare server would write them: each a plain indexed
+ * condition (the overdue customers by their stored earliest open due date, the past-due
+ * invoices by status and due date). Null for anything else.
+ */
+const GROWTH_FILTERS: Record<string, Array<{ pattern: RegExp; sql: string }>> = {
+  customer: [
+    { pattern: /^bill_state:EQUALS:([A-Z]{2})$/, sql: 'bill_state = ?' },
+    { pattern: /^customer_status_str:EQUALS:active-overdue$/, sql: "open_due_date < '{today}'" },
+    { pattern: /^external_key:GTE:([\w-]+),external_key:LT:([\w-]+)$/, sql: 'external_key >= ? AND external_key < ?' },
+  ],
+  invoice: [
+    { pattern: /^customer_id:EQUALS:(\d+)$/, sql: 'customer_id = ?' },
+    {
+      pattern: /^invoice_status_str:EQUALS:open-overdue$/,
+      sql: "(invoice_status_str = 'open-overdue' OR (invoice_status_str = 'open-unpaid' AND due_date < '{today}'))",
+    },
+  ],
+};
+const GROWTH_ORDERS: Record<string, string> = {
+  'write_datetime:DESC': 'write_datetime DESC',
+  'date:DESC': 'date DESC',
+};
+
+function growthWhere(table: string, where: unknown): { sql: string; params: string[] } | null {
+  const today = sqlUtcNow().slice(0, 10);
+  if (where === undefined) return { sql: 'deleted_datetime IS NULL', params: [] };
+  for (const filter of GROWTH_FILTERS[table]) {
+    const match = typeof where === 'string' ? filter.pattern.exec(where) : null;
+    if (match)
+      return { sql: `${filter.sql.replace('{today}', today)} AND deleted_datetime IS NULL`, params: match.slice(1) };
+  }
+  return null;
+}
+
+/** GET /customer and /invoice lists and counts of the growth benchmark (bench/growth.ts). */
+function growthRoutes(store: Store, router: express.Router): void {
+  for (const table of ['customer', 'invoice']) {
+    router.get(`/api/v3/${table}/_count`, async (req: Request, res: Response) => {
+      const where = growthWhere(table, req.query.where);
+      if (!where) return sendError(res, 400, 'Unsupported where.');
+      const [row] = await store.select(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where.sql}`, where.params);
+      res.json(envelope(200, Number(row.n)));
+    });
+    router.get(`/api/v3/${table}`, async (req: Request, res: Response, next: NextFunction) => {
+      if (table === 'customer' && typeof req.query.where === 'string' && req.query.where.startsWith('bill_state')) {
+        return next(); // the original list route
+      }
+      const where = growthWhere(table, req.query.where);
+      const orderParam = req.query.order;
+      const order =
+        orderParam === undefined
+          ? `${table}_id`
+          : typeof orderParam === 'string'
+            ? GROWTH_ORDERS[orderParam]
+            : undefined;
+      const limit = req.query.limit ?? '100';
+      if (!where || !order || typeof limit !== 'string' || !/^\d+$/.test(limit)) {
+        return sendError(res, 400, 'Unsupported list.');
+      }
+      const sql = `SELECT * FROM ${table} WHERE ${where.sql} ORDER BY ${order} LIMIT ?`;
+      res.json(envelope(200, await store.select(sql, [...where.params, limit])));
+    });
+  }
+}
+
 function routes(store: Store, publicUrl: string): express.Router {
   const router = express.Router();
+  growthRoutes(store, router);
 
   router.get('/api/v3/customer/:id', async (req: Request<{ id: string }>, res: Response) => {
     const id = /^\d+$/.test(req.params.id) ? Number(req.params.id) : NaN;

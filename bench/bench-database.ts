@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { Connection, createConnection, RowDataPacket } from 'mysql2/promise';
 import { join } from 'node:path';
 import { BenchOptions, MysqlAccess } from './options';
+import { BulkTable } from './growth-rows';
 import { batches, SEED_COLUMNS, seedRow, SeedValue, sqlUtc } from './seed-rows';
 
 /** The database both servers use during a run: created empty, seeded after the server's migrations, disposed. */
@@ -12,6 +13,13 @@ export interface BenchDatabase {
   create(): Promise<void>;
   /** Inserts customers 1..count into the migrated schema. */
   seed(count: number): Promise<void>;
+  /**
+   * Inserts the rows of customers from..to into each table (multi-row INSERTs, committed
+   * every `BULK_COMMIT_EVERY` customers); `progress` hears the last customer in.
+   */
+  bulkLoad(tables: readonly BulkTable[], from: number, to: number, progress?: (done: number) => void): Promise<void>;
+  /** Runs one statement on a connection of its own (e.g. EXPLAIN, ANALYZE) and returns its rows. */
+  query(sql: string): Promise<Record<string, unknown>[]>;
   /** Engine and version, for the report. */
   describe(): Promise<string>;
   /** Drops the scratch database (a SQLite file goes with its temporary folder). */
@@ -24,6 +32,16 @@ export function benchDatabase(options: BenchOptions, workDir: string): BenchData
 
 const SQLITE_BATCH = 500;
 const MYSQL_BATCH = 1000;
+/** Customers per bulk INSERT (their rows in each table), and per commit. */
+const BULK_BATCH = 200;
+const BULK_COMMIT_EVERY = 20_000;
+
+/** The rows of customers from..to in one table, flattened. */
+function bulkRows(table: BulkTable, from: number, to: number): SeedValue[][] {
+  const rows: SeedValue[][] = [];
+  for (let n = from; n <= to; n++) rows.push(...table.rowsOf(n));
+  return rows;
+}
 
 class SqliteBenchDatabase implements BenchDatabase {
   private readonly path: string;
@@ -64,6 +82,49 @@ class SqliteBenchDatabase implements BenchDatabase {
       db.close();
     }
     return Promise.resolve();
+  }
+
+  /** Prepared multi-row INSERTs per table and row count, one transaction per BULK_COMMIT_EVERY customers. */
+  bulkLoad(tables: readonly BulkTable[], from: number, to: number, progress?: (done: number) => void): Promise<void> {
+    const db = new Database(this.path);
+    try {
+      db.pragma('busy_timeout = 5000');
+      const statements = new Map<string, Database.Statement>();
+      const insert = (table: BulkTable, rows: SeedValue[][]): void => {
+        const key = `${table.table}/${rows.length}`;
+        let statement = statements.get(key);
+        if (!statement) {
+          const tuple = `(${table.columns.map(() => '?').join(', ')})`;
+          statement = db.prepare(
+            `INSERT INTO ${table.table} (${table.columns.join(', ')}) VALUES ${Array<string>(rows.length).fill(tuple).join(', ')}`,
+          );
+          statements.set(key, statement);
+        }
+        statement.run(rows.flat());
+      };
+      for (const chunk of batches(to, BULK_COMMIT_EVERY, from)) {
+        db.transaction(() => {
+          for (let from = chunk.from; from <= chunk.to; from += BULK_BATCH) {
+            const to = Math.min(chunk.to, from + BULK_BATCH - 1);
+            for (const table of tables) insert(table, bulkRows(table, from, to));
+          }
+        })();
+        progress?.(chunk.to);
+      }
+      db.pragma('optimize');
+    } finally {
+      db.close();
+    }
+    return Promise.resolve();
+  }
+
+  query(sql: string): Promise<Record<string, unknown>[]> {
+    const db = new Database(this.path);
+    try {
+      return Promise.resolve(db.prepare(sql).all() as Record<string, unknown>[]);
+    } finally {
+      db.close();
+    }
   }
 
   describe(): Promise<string> {
@@ -115,6 +176,37 @@ class MysqlBenchDatabase implements BenchDatabase {
       }
       await conn.commit();
     });
+  }
+
+  /** Multi-row INSERTs of BULK_BATCH customers' rows per table, committed every BULK_COMMIT_EVERY customers. */
+  async bulkLoad(
+    tables: readonly BulkTable[],
+    from: number,
+    to: number,
+    progress?: (done: number) => void,
+  ): Promise<void> {
+    await this.withConnection(true, async (conn) => {
+      // The rows are new and consistent by construction: no per-row unique check on load.
+      await conn.query('SET SESSION unique_checks = 0, foreign_key_checks = 0');
+      for (const chunk of batches(to, BULK_COMMIT_EVERY, from)) {
+        await conn.beginTransaction();
+        for (let from = chunk.from; from <= chunk.to; from += BULK_BATCH) {
+          const to = Math.min(chunk.to, from + BULK_BATCH - 1);
+          for (const table of tables) {
+            await conn.query(`INSERT INTO ${table.table} (${table.columns.join(', ')}) VALUES ?`, [
+              bulkRows(table, from, to),
+            ]);
+          }
+        }
+        await conn.commit();
+        progress?.(chunk.to);
+      }
+      for (const table of tables) await conn.query(`ANALYZE TABLE ${table.table}`);
+    });
+  }
+
+  async query(sql: string): Promise<Record<string, unknown>[]> {
+    return this.withConnection(true, async (conn) => (await conn.query<RowDataPacket[]>(sql))[0]);
   }
 
   async describe(): Promise<string> {

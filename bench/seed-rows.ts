@@ -63,9 +63,9 @@ function randomChars(length: number): string {
   return out;
 }
 
-/** Customer numbers 1..count in consecutive batches of at most `size`. */
-export function* batches(count: number, size: number): Generator<{ from: number; to: number }> {
-  for (let from = 1; from <= count; from += size) {
+/** Customer numbers first..count in consecutive batches of at most `size`. */
+export function* batches(count: number, size: number, first = 1): Generator<{ from: number; to: number }> {
+  for (let from = first; from <= count; from += size) {
     yield { from, to: Math.min(count, from + size - 1) };
   }
 }

@@ -11,11 +11,13 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CoreModule } from './core/core.module';
+import { PluginsModule } from './core/plugins/plugins.module';
 import { TestClockModule } from './core/clock/test-clock.module';
 import { JobsModule } from './core/jobs/jobs.module';
 import { DueWorkModule } from './core/schedule/due-work.module';
 import { CustomersModule } from './customers/customers.module';
 import { buildDataSourceOptions } from './database/data-source-options';
+import { useFastPaths } from './database/fast-paths';
 import { dropTimedOutConnections } from './database/mysql-timed-out-connections';
 import { bindNumbersOnSqlite } from './database/sqlite-number-binding';
 import { MailModule } from './mail/mail.module';
@@ -53,11 +55,14 @@ export class AppModule implements OnModuleInit {
         ConfigModule.forRoot(config),
         TypeOrmModule.forRootAsync({
           useFactory: () => ({ ...buildDataSourceOptions(config.db, [], config.timeouts), autoLoadEntities: true }),
-          dataSourceFactory: async (options) =>
-            dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize()),
+          dataSourceFactory: async (options) => {
+            useFastPaths(config.db.fastPaths);
+            return dropTimedOutConnections(await bindNumbersOnSqlite(new DataSource(options!)).initialize());
+          },
         }),
         JobsModule.forRoot(config),
         CoreModule,
+        PluginsModule,
         DueWorkModule,
         TestClockModule,
         ReferenceModule,

@@ -82,7 +82,7 @@ async function billHere(config: AppConfig, asOf: Date | undefined, args: CliArgs
   try {
     const clock = app.get(Clock);
     // The run happens as of that moment: what it writes is stamped with it too.
-    if (asOf) clock.set(asOf);
+    if (asOf) clock.follow(asOf);
     const { worker } = args;
     // A worker of `--workers` reports to the command that started it, which shows them all as one.
     const toParent = process.send?.bind(process);

@@ -50,6 +50,7 @@ describe('analytics: revenue, receivables, dunning and usage', () => {
   const report = async (path: string) =>
     (await t.get(`/api/v3/_analytics/${path}`).expect(200)).body.response as Array<{
       currency: string;
+      count?: number;
       rows: Json[];
     }>;
   const card = async (customer: number, number = '4242424242424242') =>
@@ -96,6 +97,9 @@ describe('analytics: revenue, receivables, dunning and usage', () => {
       })
       .expect(200);
     await t.post(`/api/v3/transaction/${pay.body.response.id}?action=refund`, { amount: 10 }).expect(200);
+    // W: a 120.00 invoice dated Mar 2 (due Apr 1), never paid, voided (written off) on Apr 3.
+    const w = await newCustomer(t, { company: 'W' });
+    const written = await newInvoiceOf(t, w, [{ item_id: item }], { date: '2026-03-02' });
 
     // D: a 49.00 card subscription invoice declined, retried after 3 days (declined), then
     // paid on the second retry (day 7) with a working card.
@@ -135,38 +139,91 @@ describe('analytics: revenue, receivables, dunning and usage', () => {
       .expect(201);
     await after(8 * DAY_MS); // Mar 18: E cancelled for non-payment on Mar 16
     await moveClock(t, '2026-04-03T16:00:00Z'); // G's April invoice bills March's usage
+    await t.post(`/api/v3/invoice/${written}?action=void`, {}).expect(200); // Apr 3, 10:00 in Chicago
   }, 300_000);
   afterAll(() => t.close());
 
-  it('revenue: invoiced by invoice date, collected net of refunds, refunds (USD, March)', async () => {
-    const [usd] = await report('revenue?from=2026-03&to=2026-03&currency=USD');
+  it('revenue: invoiced by invoice date, collected net of refunds, refunds, written off (USD)', async () => {
+    const [usd] = await report('revenue?from=2026-03&to=2026-04&currency=USD');
     expect(usd.rows).toEqual([
       {
         month: '2026-03',
-        invoiced: 218, // R 120 + D 49 + E 49
+        invoiced: 338, // R 120 + W 120 (voided later, still invoiced in March) + D 49 + E 49
         collected: 89, // R 50 − 10 refunded + D 49 on the second retry
         credits: 0,
         refunds: 10,
         written_off: 0,
       },
+      {
+        month: '2026-04',
+        invoiced: 49, // D's second month, Apr 2 (E is cancelled)
+        collected: 49, // D's card, charged on Apr 2
+        credits: 0,
+        refunds: 0,
+        written_off: 120, // W's open 120.00, voided on Apr 3
+      },
     ]);
+  });
+
+  it('the revenue rollup equals the plain sums of the rows it keeps (every month and currency)', async () => {
+    // Summed here from every invoice and transaction row, in cents, to compare with the
+    // rollup the row triggers kept through the whole scenario (writes of every module).
+    const m = t.dataSource.manager;
+    const cents = (v: unknown) => Math.round(Number(v) * 100);
+    const expected = new Map<string, number[]>();
+    const at = (currency: unknown, date: unknown) => {
+      const key = `${String(currency)}|${String(date instanceof Date ? date.toISOString() : date).slice(0, 7)}`;
+      if (!expected.has(key)) expected.set(key, [0, 0, 0, 0]);
+      return expected.get(key)!;
+    };
+    for (const i of await m.query<Json[]>(
+      'SELECT currency_id, date, total FROM invoice WHERE deleted_datetime IS NULL',
+    ))
+      at(i.currency_id, i.date)[0] += cents(i.total);
+    const counted = "status_str IN ('ok-successful', 'ok-pending')";
+    for (const x of await m.query<Json[]>(
+      `SELECT currency_id, transaction_date, transaction_type, amount FROM payment_transaction WHERE ${counted}`,
+    )) {
+      const sums = at(x.currency_id, x.transaction_date);
+      const amount = cents(x.amount);
+      if (x.transaction_type === 'pay') sums[1] += amount;
+      if (x.transaction_type === 'ref') [sums[1], sums[3]] = [sums[1] - Math.abs(amount), sums[3] + Math.abs(amount)];
+      if (x.transaction_type === 'cre') sums[2] += amount;
+    }
+    const rolled = await m.query<Json[]>(
+      `SELECT currency_id, month, SUM(invoiced_cents) AS i, SUM(collected_cents) AS c, SUM(credits_cents) AS k,
+              SUM(refunds_cents) AS r FROM revenue_month GROUP BY currency_id, month`,
+    );
+    const actual = new Map(
+      rolled
+        .map((r) => [`${String(r.currency_id)}|${String(r.month)}`, [r.i, r.c, r.k, r.r].map(Number)] as const)
+        .filter(([, sums]) => sums.some((v) => v !== 0)),
+    );
+    for (const [key, sums] of expected) if (sums.every((v) => v === 0)) expected.delete(key);
+    expect(actual).toEqual(expected);
+    expect(expected.size).toBeGreaterThan(2);
   });
 
   it('receivables: an invoice unpaid 45 days past due lands in 31–60', async () => {
     // R owes 120 − 50 + 10 = 80, due Apr 1; May 16 is 45 days past due. E's 49 (due on
-    // receipt, Mar 2) is 75 days past due then: 61–90.
+    // receipt, Mar 2) is 75 days past due then: 61–90. W's invoice is void by then.
     const [usd] = await report('receivables?as_of=2026-05-16&currency=USD');
     expect(usd.rows).toEqual([
       { as_of: '2026-05-16', not_due: 0, days_1_30: 0, days_31_60: 80, days_61_90: 49, days_over_90: 0, total: 129 },
     ]);
-    // On Mar 10, R's 80 is not yet due; E's 49 is 8 days past due.
+    // On Mar 10, R's 80 and W's 120 (voided only on Apr 3) are not yet due; E's 49 is 8 days past due.
     const [early] = await report('receivables?as_of=2026-03-10&currency=USD');
-    expect(early.rows[0]).toMatchObject({ not_due: 80, days_1_30: 49, total: 129 });
+    expect(early.rows[0]).toMatchObject({ not_due: 200, days_1_30: 49, total: 249 });
     const [byCustomer] = await report('receivables?as_of=2026-05-16&currency=USD&by=customer');
     expect(byCustomer.rows.map((row) => [row.days_31_60, row.days_61_90, row.total])).toEqual([
       [80, 0, 80],
       [0, 49, 49],
     ]);
+    // Paged as every list (customer id order, default 10, at most 500); `count` is every page's.
+    const [second] = await report('receivables?as_of=2026-05-16&currency=USD&by=customer&limit=1&offset=1');
+    expect(second.count).toBe(2);
+    expect(second.rows.map((row) => row.total)).toEqual([49]);
+    await t.get('/api/v3/_analytics/receivables?by=customer&limit=501').expect(400);
     await t.get('/api/v3/_analytics/receivables?as_of=2026-02-30').expect(400);
   });
 

@@ -6,11 +6,11 @@ import { moveClock } from './support/test-clock';
 type Json = Record<string, unknown>;
 
 /**
- * Three customers over 2026 under the test clock (America/Chicago), every figure worked
- * out by hand. USD: A subscribes (basic 100 + a metered line), upgrades to pro (250),
+ * Three customers over the year 2026 under the test clock (America/Chicago), every figure
+ * worked out by hand. USD: A subscribes (basic 100 + a metered line), upgrades to pro (250),
  * downgrades, cancels and comes back; B takes an annual plan (1200/yr = 100/month) and a
- * basic plan with a 30-day trial, and suspends the annual plan for two months. EUR: C
- * subscribes (80) and cancels.
+ * basic plan with a 30-day trial, suspends the annual plan for two months and cancels the
+ * basic plan. EUR: C subscribes (80) and cancels.
  */
 describe('analytics: MRR movements, churn and retention under the test clock', () => {
   let t: TestApp;
@@ -52,7 +52,7 @@ describe('analytics: MRR movements, churn and retention under the test clock', (
     const cSub = await newSubscription(t, c, [{ item_id: euro }], { currency_id: 2 });
     // Feb 5: B basic with a 30-day trial: 0 until Mar 7.
     await at('2026-02-05T18:00:00Z');
-    await newSubscription(t, b, [{ item_id: basic, trial_days: 30 }]);
+    const bBasic = await newSubscription(t, b, [{ item_id: basic, trial_days: 30 }]);
     // Mar 10: A upgrades basic -> pro (+150).
     await at('2026-03-10T18:00:00Z');
     await act(aFirst, 'upgrade', { line_items: [{ line_item_id: await lineOf(aFirst, basic), item_id: pro }] });
@@ -71,10 +71,13 @@ describe('analytics: MRR movements, churn and retention under the test clock', (
     // Sep 10: A comes back (reactivation 100).
     await at('2026-09-10T18:00:00Z');
     await newSubscription(t, a, [{ item_id: basic }]);
-    await at('2026-09-11T18:00:00Z');
+    // Nov 10: B cancels its basic plan (-100, B still pays for the annual one).
+    await at('2026-11-10T18:00:00Z');
+    await act(bBasic, 'cancel');
+    await at('2026-12-11T18:00:00Z');
 
     const report = async (name: string, currency: string) =>
-      (await t.get(`/api/v3/_analytics/${name}?from=2026-01&to=2026-09&currency=${currency}`).expect(200)).body
+      (await t.get(`/api/v3/_analytics/${name}?from=2026-01&to=2026-12&currency=${currency}`).expect(200)).body
         .response as Array<{ currency: string; rows: Json[] }>;
     mrr = (await report('mrr', 'USD'))[0].rows;
     churn = (await report('churn', 'USD'))[0].rows;
@@ -106,8 +109,12 @@ describe('analytics: MRR movements, churn and retention under the test clock', (
       ['2026-07', 200, 0, 0, 0, 100, 0, 100, 1], // A cancels: 100 -> 0
       ['2026-08', 100, 0, 100, 0, 0, 0, 200, 1], // the suspension ends Aug 10: B 100 -> 200
       ['2026-09', 200, 0, 0, 0, 0, 100, 300, 2], // A back from zero: reactivation
+      ['2026-10', 300, 0, 0, 0, 0, 0, 300, 2],
+      ['2026-11', 300, 0, 0, 100, 0, 0, 200, 2], // B cancels basic: 200 -> 100
+      ['2026-12', 200, 0, 0, 0, 0, 0, 200, 2],
     ]);
     expect(mrr[8]).toMatchObject({ arr: 3600 }); // 12 × 300
+    expect(mrr[11]).toMatchObject({ arr: 2400 }); // 12 × 200
   });
 
   it('holds start + new + expansion + reactivation − contraction − churned = end every month', () => {
@@ -119,32 +126,40 @@ describe('analytics: MRR movements, churn and retention under the test clock', (
     }
   });
 
-  it('gives churn rates, gross revenue churn, NRR and ARPPU (USD)', () => {
-    const byMonth = new Map(churn.map((r) => [r.month, r]));
-    expect(byMonth.get('2026-01')).toMatchObject({
-      start_customers: 0,
-      customer_churn_rate: null, // nobody paid at the start
-      net_revenue_retention: null,
-      arppu: 100, // 200 / 2
-    });
-    expect(byMonth.get('2026-03')).toMatchObject({
-      net_revenue_retention: 2.25, // (200 + 250) / 200
-      gross_revenue_churn: 0,
-      arppu: 225, // 450 / 2
-    });
-    expect(byMonth.get('2026-06')).toMatchObject({
-      gross_revenue_churn: 0.3333, // 100 / 300
-      net_revenue_retention: 0.6667, // (300 - 100) / 300
-      customer_churn_rate: 0,
-    });
-    expect(byMonth.get('2026-07')).toMatchObject({
-      start_customers: 2,
-      churned_customers: 1,
-      customer_churn_rate: 0.5, // 1 / 2
-      gross_revenue_churn: 0.5, // 100 / 200
-      net_revenue_retention: 0.5, // (200 - 100) / 200
-      arppu: 100, // 100 / 1
-    });
+  it('gives churn rates, gross revenue churn, NRR and ARPPU every month (USD)', () => {
+    // Customer churn = churned ÷ start customers; gross revenue churn = (churned +
+    // contraction) ÷ start MRR; NRR = (start + expansion − contraction − churned) ÷ start;
+    // ARPPU = end MRR ÷ paying customers; rates to 4 places, null on a zero start.
+    const pick = [
+      'month',
+      'start_customers',
+      'churned_customers',
+      'customer_churn_rate',
+      'start_mrr',
+      'churned',
+      'contraction',
+      'expansion',
+      'gross_revenue_churn',
+      'net_revenue_retention',
+      'mrr',
+      'customers',
+      'arppu',
+    ];
+    expect(churn.map((r) => pick.map((k) => r[k]))).toEqual([
+      // month, start cust., churned cust., churn rate, start MRR, churned, contraction, expansion, GRC, NRR, MRR, cust., ARPPU
+      ['2026-01', 0, 0, null, 0, 0, 0, 0, null, null, 200, 2, 100], // nobody paid at the start; 200 / 2
+      ['2026-02', 2, 0, 0, 200, 0, 0, 0, 0, 1, 200, 2, 100],
+      ['2026-03', 2, 0, 0, 200, 0, 0, 250, 0, 2.25, 450, 2, 225], // NRR (200 + 250) / 200
+      ['2026-04', 2, 0, 0, 450, 0, 0, 0, 0, 1, 450, 2, 225],
+      ['2026-05', 2, 0, 0, 450, 0, 150, 0, 0.3333, 0.6667, 300, 2, 150], // 150 / 450; (450 − 150) / 450
+      ['2026-06', 2, 0, 0, 300, 0, 100, 0, 0.3333, 0.6667, 200, 2, 100], // 100 / 300; 200 / 300
+      ['2026-07', 2, 1, 0.5, 200, 100, 0, 0, 0.5, 0.5, 100, 1, 100], // 1 / 2; 100 / 200; 100 / 200
+      ['2026-08', 1, 0, 0, 100, 0, 0, 100, 0, 2, 200, 1, 200], // NRR (100 + 100) / 100
+      ['2026-09', 1, 0, 0, 200, 0, 0, 0, 0, 1, 300, 2, 150], // reactivation stays out of NRR; 300 / 2
+      ['2026-10', 2, 0, 0, 300, 0, 0, 0, 0, 1, 300, 2, 150],
+      ['2026-11', 2, 0, 0, 300, 0, 100, 0, 0.3333, 0.6667, 200, 2, 100], // 100 / 300; 200 / 300
+      ['2026-12', 2, 0, 0, 200, 0, 0, 0, 0, 1, 200, 2, 100],
+    ]);
   });
 
   it('keeps each currency apart, never converted (EUR)', () => {
@@ -158,6 +173,9 @@ describe('analytics: MRR movements, churn and retention under the test clock', (
       ['2026-07', 0, 0, 0, 0],
       ['2026-08', 0, 0, 0, 0],
       ['2026-09', 0, 0, 0, 0],
+      ['2026-10', 0, 0, 0, 0],
+      ['2026-11', 0, 0, 0, 0],
+      ['2026-12', 0, 0, 0, 0],
     ]);
   });
 

@@ -273,6 +273,9 @@ describe('customer portal and pay links', () => {
       const path = pathOf(invoiceB.url_paylink as string);
       const page = await agent.get(path).expect(200);
       expect(page.text).toContain('Pay invoice #B-1');
+      // True for the test gateway: the number comes to this site, which hands it to the gateway.
+      expect(page.text).toContain('The card or account number you enter here is sent to this site, which passes it');
+      expect(page.text).not.toContain('Stripe');
       const res = await agent
         .post(path)
         .type('form')

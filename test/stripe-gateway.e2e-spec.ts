@@ -8,6 +8,7 @@ import { Transaction } from 'src/transactions/entities/transaction.entity';
 import { ATTEMPT_GRACE_MS, PaymentAttemptSweeper } from 'src/transactions/payment-attempt-sweeper';
 import { TransactionWriter } from 'src/transactions/transaction-writer';
 import { createId } from './support/catalog-fixtures';
+import { captureOutput, dumpAllTables } from './support/secret-scan';
 import * as make from './support/factories';
 import { FakeStripe, STRIPE_WEBHOOK_SECRET, stripeEnv } from './support/fake-stripe';
 import { browserOf, csrfOf, pathOf } from './support/hosted-pages';
@@ -24,11 +25,14 @@ describe('Stripe gateway', () => {
   let t: TestApp;
   let fake: FakeStripe;
   let item: number;
+  let output: { stop: () => string };
 
   beforeAll(async () => {
+    output = captureOutput();
     fake = await FakeStripe.start();
     // Plain http: the hosted pages' cookies are not Secure, so the test browser keeps them.
-    t = await createTestApp({ ...stripeEnv(fake), PUBLIC_URL: 'http://billing.example.test' });
+    // Debug logs: the scan at the end reads everything the server would log.
+    t = await createTestApp({ ...stripeEnv(fake), PUBLIC_URL: 'http://billing.example.test', LOG_LEVEL: 'debug' });
     t.clock.set(new Date('2026-11-19T15:00:00Z'));
     item = await make.newItem(t);
   });
@@ -342,7 +346,13 @@ describe('Stripe gateway', () => {
 
     it('records a refund made in Stripe’s dashboard once, and none for a refund made here', async () => {
       const payment = await paymentOf(100, fake.clientMethod());
-      const charge = { id: 'ch_dash', object: 'charge', payment_intent: payment.gateway_transid, amount: 10000 };
+      const charge = {
+        id: 'ch_dash',
+        object: 'charge',
+        payment_intent: payment.gateway_transid,
+        amount: 10000,
+        currency: 'usd',
+      };
       const refunds = () => t.dataSource.manager.findBy(Transaction, { parent_transaction_id: payment.transaction_id });
 
       const dashboard = fake.event('charge.refunded', { ...charge, amount_refunded: 2500 }, STRIPE_WEBHOOK_SECRET);
@@ -363,6 +373,7 @@ describe('Stripe gateway', () => {
         id: 'dp_test_1',
         object: 'dispute',
         amount: 6000,
+        currency: 'usd',
         charge: 'ch_1',
         payment_intent: payment.gateway_transid,
         reason: 'fraudulent',
@@ -455,5 +466,29 @@ describe('Stripe gateway', () => {
       expect((await transactionOf(pending.transaction_id)).status_str).toBe('ok-successful');
       expect((await invoice(inv)).balance).toBe(0);
     });
+  });
+  it('answers /readyz without calling Stripe', async () => {
+    const mark = fake.requests.length;
+    await t.http.get('/readyz').expect(200);
+    await t.http.get('/healthz').expect(200);
+    expect(fake.requests.length).toBe(mark);
+  });
+
+  // Last: it scans what every test above stored and logged.
+  it('stores and logs no full card number and no CVV sent to POST /creditcard', async () => {
+    const dump = await dumpAllTables(t.dataSource);
+    expect(dump.creditcard).toContain('"last4":"4242"'); // the scan sees the stored cards
+    for (const [table, rows] of Object.entries(dump)) {
+      expect({ table, found: rows.includes('4242424242424242') || rows.includes('"987"') }).toEqual({
+        table,
+        found: false,
+      });
+    }
+    const logs = output.stop();
+    expect(logs).toContain('/api/v3/creditcard'); // the requests were logged, their bodies not
+    expect(logs.includes('4242424242424242')).toBe(false);
+    expect(/\bcvv\b|\bcvc\b|"987"/i.test(logs)).toBe(false);
+    // Only Stripe received the number and the CVV (as it must, to make the PaymentMethod).
+    expect(fake.sent('POST', '/v1/payment_methods').some((r) => r.form['card[cvc]'] === '987')).toBe(true);
   });
 });

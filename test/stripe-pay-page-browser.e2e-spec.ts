@@ -96,10 +96,11 @@ describe('Stripe pay page in a real browser (chromium)', () => {
     });
     // No card data field of this page's own: the card lives in Stripe's field.
     expect(await page.locator('input[name="number"], input[name="cvv"], input[autocomplete^="cc-"]').count()).toBe(0);
-    // What is being paid, beside the form: business, invoice number, line, amount due.
+    // What is being paid, beside the form: business, invoice number, due date, line, amount due.
     const summary = page.locator('#pay-summary');
     await summary.getByText('Northwind Hosting LLC').waitFor();
     await summary.getByText('Invoice #S-2001').waitFor();
+    await summary.getByText('Due: 2026-04-09').waitFor(); // 10 March, Net 30 (the default terms)
     await summary.getByText('Managed hosting, March').waitFor();
     expect(await page.locator('#amount-due').textContent()).toBe('$ 129.00'); // 64.50 × 2
 
@@ -112,7 +113,8 @@ describe('Stripe pay page in a real browser (chromium)', () => {
     expect(sent).toMatchObject({ method: 'stripe', payment_method: pm });
 
     const [intent] = fake.sent('POST', '/v1/payment_intents');
-    expect(intent.form).toMatchObject({ amount: '12900', payment_method: pm, confirm: 'true' }); // $ 129.00 in cents
+    // $ 129.00 in cents
+    expect(intent.form).toMatchObject({ amount: '12900', currency: 'usd', payment_method: pm, confirm: 'true' });
     expect(intent.form.off_session).toBeUndefined();
     const after = (await t.get(`/api/v3/invoice/${invoiceId}`).expect(200)).body.response as Json;
     expect(after).toMatchObject({ balance: 0, is_paid: true });

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JobQueue } from 'src/core/jobs/job-queue';
 import { accountDate } from 'src/core/time/account-date';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
@@ -160,4 +164,39 @@ describe('a long move of the test clock', () => {
     const invoices = await t.get(`/api/v3/invoice/_count?where=customer_id:EQUALS:${customer}`).expect(200);
     expect(invoices.body.response).toBe(25);
   }, 300_000);
+});
+
+describe('one test clock for every process of a deployment', () => {
+  let dir: string;
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'shared-clock-'));
+    const env = { TEST_CLOCK: 'true', DB_PATH: join(dir, 'billing.sqlite') };
+    a = await createTestApp(env, { keepDatabase: true });
+    a.clock.set(new Date('2026-02-01T15:00:00Z'));
+    await a.drainJobs();
+    // A second process of the same deployment (its own Clock), started after the first.
+    b = await createTestApp({ ...env, DB_NAME: a.config.db.name });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts at the stored moment, and reads a move made elsewhere at its next request and its next job', async () => {
+    expect(b.clock.now()).toEqual(new Date('2026-02-01T15:00:00Z'));
+    await moveClock(a, '2026-03-15T15:00:00Z');
+    // The stored moment is read at the start of each request ...
+    expect((await b.get('/api/v3/_clock').expect(200)).body.response.date).toBe('2026-03-15');
+    await moveClock(a, '2026-04-20T15:00:00Z');
+    // ... and of each job.
+    const seen: Date[] = [];
+    const jobs = b.app.get(JobQueue);
+    jobs.register('test.clock-read', () => Promise.resolve(void seen.push(b.clock.now())));
+    await jobs.enqueue('test.clock-read', {});
+    await jobs.drain();
+    expect(seen).toEqual([new Date('2026-04-20T15:00:00Z')]);
+  });
 });

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
 import { queryArrays } from 'src/database/raw-query';
+import { asDate } from './db-values';
 import { dayAfterMonth, ReportPeriod } from './report-period';
 
 /** One month of dunning in one currency. */
@@ -26,10 +27,6 @@ export interface UsageRow {
 }
 
 type MonthOf = (at: Date) => string;
-
-function asDate(value: unknown): Date {
-  return value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`);
-}
 
 /**
  * Per currency and month (of the first failed automatic charge, account zone): invoices
@@ -75,7 +72,7 @@ export async function dunningMonths(
     params,
   );
   for (const [cur, at, status, total] of failed) {
-    const row = rowOf(Number(cur), monthOf(asDate(at)));
+    const row = rowOf(Number(cur), monthOf(asDate(at as Date | string)));
     if (!row) continue;
     const amount = new Money(total as string).toDecimalPlaces(2);
     row.failed_invoices++;
@@ -92,7 +89,7 @@ export async function dunningMonths(
     params,
   );
   for (const [cur, at] of cancelled) {
-    const row = rowOf(Number(cur), monthOf(asDate(at)));
+    const row = rowOf(Number(cur), monthOf(asDate(at as Date | string)));
     if (row) row.cancelled_nonpayment++;
   }
   for (const list of result.values())

@@ -5,6 +5,7 @@ import { AnalyticsService } from './analytics.service';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { DashboardSecurityMiddleware } from './dashboard/dashboard-security.middleware';
 import { MrrChange } from './entities/mrr-change.entity';
+import { RevenueMonthRollup } from './entities/revenue-month.entity';
 import { MrrHistory } from './mrr-history';
 import { MrrRecording } from './mrr-recording';
 
@@ -14,7 +15,7 @@ import { MrrRecording } from './mrr-recording';
  * modules' tables through their entities and registers into core (events, due work) only.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MrrChange])],
+  imports: [TypeOrmModule.forFeature([MrrChange, RevenueMonthRollup])],
   controllers: [AnalyticsController, DashboardController],
   providers: [AnalyticsService, MrrHistory, MrrRecording],
 })

@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
 import { ApiError } from 'src/core/envelope/api-error';
 import { moneyToJson } from 'src/core/money/decimal';
+import { parsePaging } from 'src/core/query/paging';
 import { accountToday } from 'src/core/time/account-date';
 import { zoneNamed } from 'src/core/time/zone-offsets';
 import { Currency } from 'src/reference/entities/reference.entities';
@@ -13,11 +14,13 @@ import { dunningMonths, usageRows } from './activity-reports';
 import { AGING_BUCKETS, Aging, receivables, revenueMonths } from './money-reports';
 import { mrrMovements, MrrMonth } from './mrr-report';
 import { MrrHistory } from './mrr-history';
-import { asOfParam, dayAfterMonth, reportPeriod, ReportPeriod } from './report-period';
+import { addMonths, asOfParam, reportPeriod, ReportPeriod } from './report-period';
 
 /** A report's answer: one row set per currency, each row plain figures (JSON numbers). */
 export interface RowSet {
   currency: string;
+  /** `receivables?by=customer`: how many customers of this currency owe money (on every page). */
+  count?: number;
   rows: Array<Record<string, string | number | null>>;
 }
 
@@ -64,26 +67,29 @@ export class AnalyticsService {
     if (!(REPORTS as readonly string[]).includes(name)) throw ApiError.badRequest('Invalid endpoint.');
     const period = await this.period(query);
     const codes = new Map((await this.currencies()).map((c) => [c.currency_id, c.currency_iso4217]));
+    const window = { from: this.monthStart(period.from), until: this.monthStart(addMonths(period.to, 1)) };
+    const monthOf = (at: Date) => this.history.monthOf(at);
     switch (name as ReportName) {
       case 'mrr':
         return this.sets(codes, await mrrMovements(this.dataSource.manager, period), MRR_COLUMNS, presentMrr);
       case 'churn':
         return this.sets(codes, await mrrMovements(this.dataSource.manager, period), CHURN_COLUMNS, presentChurn);
       case 'revenue':
-        return this.sets(codes, await revenueMonths(this.dataSource.manager, period), REVENUE_COLUMNS, (r) => ({
-          month: r.month,
-          invoiced: money(r.invoiced),
-          collected: money(r.collected),
-          credits: money(r.credits),
-          refunds: money(r.refunds),
-          written_off: money(r.written_off),
-        }));
+        return this.sets(
+          codes,
+          await revenueMonths(this.dataSource.manager, period, window, monthOf),
+          REVENUE_COLUMNS,
+          (r) => ({
+            month: r.month,
+            invoiced: money(r.invoiced),
+            collected: money(r.collected),
+            credits: money(r.credits),
+            refunds: money(r.refunds),
+            written_off: money(r.written_off),
+          }),
+        );
       case 'dunning': {
-        const window = {
-          from: this.monthStart(period.from),
-          until: this.monthStart(dayAfterMonth(period.to).slice(0, 7)),
-        };
-        const months = await dunningMonths(this.dataSource.manager, period, window, (at) => this.history.monthOf(at));
+        const months = await dunningMonths(this.dataSource.manager, period, window, monthOf);
         return this.sets(codes, months, DUNNING_COLUMNS, (r) => ({
           month: r.month,
           failed_invoices: r.failed_invoices,
@@ -123,14 +129,23 @@ export class AnalyticsService {
     const aging = (a: Aging) =>
       Object.fromEntries([...AGING_BUCKETS, 'total'].map((b) => [b, money(a[b as keyof Aging])]));
     if (by === 'customer') {
-      const sets = [...found.customers.entries()].map(([currency, customers]) => ({
-        currency: codes.get(currency) ?? String(currency),
-        rows: [...customers.entries()]
-          .sort(([a], [b]) => a - b)
-          .map(([customer, a]) => Object.assign({ as_of: asOf, customer_id: customer }, aging(a))),
-      }));
-      if (period.currency && !sets.length) sets.push({ currency: period.currency.currency_iso4217, rows: [] });
-      return { columns: ['currency', 'as_of', 'customer_id', ...AGING_BUCKETS, 'total'], sets };
+      // Up to every customer owing money: paged as every list is (SPEC "Paging"), over the
+      // customers in currency then customer id order; each set counts all of its customers.
+      const { offset, limit } = parsePaging(query.offset, query.limit);
+      const all = [...found.customers.entries()]
+        .sort(([a], [b]) => a - b)
+        .flatMap(([currency, customers]) =>
+          [...customers.entries()].sort(([a], [b]) => a - b).map(([customer, a]) => ({ currency, customer, a })),
+        );
+      const sets = new Map<number, RowSet>();
+      for (const [currency, customers] of found.customers)
+        sets.set(currency, { currency: codes.get(currency) ?? String(currency), count: customers.size, rows: [] });
+      for (const { currency, customer, a } of all.slice(offset, offset + limit))
+        sets.get(currency)!.rows.push(Object.assign({ as_of: asOf, customer_id: customer }, aging(a)));
+      const paged = [...sets.entries()].sort(([a], [b]) => a - b).map(([, set]) => set);
+      if (period.currency && !paged.length)
+        paged.push({ currency: period.currency.currency_iso4217, count: 0, rows: [] });
+      return { columns: ['currency', 'as_of', 'customer_id', ...AGING_BUCKETS, 'total'], sets: paged };
     }
     return {
       columns: ['currency', 'as_of', ...AGING_BUCKETS, 'total'],

@@ -4,7 +4,8 @@ import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
 import { daysBetween } from 'src/core/time/account-date';
 import { queryArrays } from 'src/database/raw-query';
-import { dayAfterMonth, ReportPeriod } from './report-period';
+import { asDate, dateText } from './db-values';
+import { ReportPeriod } from './report-period';
 
 /** Transactions that count as money moved (transactions/transaction-status.ts COUNTING_STATUSES). */
 const COUNTING = "('ok-successful', 'ok-pending')";
@@ -46,12 +47,22 @@ function monthTable<R extends { month: string }>(
 }
 
 /**
- * Invoiced (invoice totals by invoice date, void and deleted ones left out), collected
- * (payments net of refunds, by transaction date), credits issued, refunds and written
- * off (none: the server records no write-offs), per currency and month. Two queries.
+ * Invoiced (invoice totals by invoice date, deleted ones left out), collected (payments net
+ * of refunds, by transaction date), credits issued, refunds and written off, per currency
+ * and month. The server writes an invoice off by voiding it (SPEC has no other way: there is
+ * no write-off transaction), and only an open invoice with no money applied can be voided,
+ * so an invoice voided in a month (account zone) writes off its whole total there. A voided
+ * invoice stays invoiced in its own month, so no month changes when an invoice is voided
+ * later. Two queries: the month sums come from the `revenue_month` rollup (kept by row
+ * triggers, migration RevenueRollup), the write-offs from the voided invoices.
  */
-export async function revenueMonths(m: EntityManager, period: ReportPeriod): Promise<Map<number, RevenueMonth[]>> {
-  const sum = amountSum(m);
+export async function revenueMonths(
+  m: EntityManager,
+  period: ReportPeriod,
+  /** The instants the period's first month starts and the month after its last starts. */
+  window: { from: Date; until: Date },
+  monthOf: (at: Date) => string,
+): Promise<Map<number, RevenueMonth[]>> {
   const table = monthTable<RevenueMonth>(period, (month) => ({
     month,
     invoiced: ZERO,
@@ -60,35 +71,34 @@ export async function revenueMonths(m: EntityManager, period: ReportPeriod): Pro
     refunds: ZERO,
     written_off: ZERO,
   }));
-  const params = { from: `${period.from}-01`, until: dayAfterMonth(period.to), currency: period.currency?.currency_id };
-  const invoiced = await queryArrays(
+  const sums = await queryArrays(
     m,
-    `SELECT currency_id, SUBSTR(date, 1, 7) AS month, ${sum.sql('total')} FROM invoice
-     WHERE date >= :from AND date < :until AND void_datetime IS NULL AND deleted_datetime IS NULL${currencyFilter(period, 'currency_id')}
-     GROUP BY currency_id, SUBSTR(date, 1, 7)`,
-    params,
+    `SELECT currency_id, month, SUM(invoiced_cents), SUM(collected_cents), SUM(credits_cents), SUM(refunds_cents)
+     FROM revenue_month WHERE month >= :from AND month <= :to${currencyFilter(period, 'currency_id')}
+     GROUP BY currency_id, month`,
+    { from: period.from, to: period.to, currency: period.currency?.currency_id },
   );
-  for (const [currency, month, total] of invoiced as Array<[number, string, string | number]>) {
-    const row = table.at(Number(currency), month);
-    if (row) row.invoiced = sum.read(total);
-  }
-  const moved = await queryArrays(
-    m,
-    `SELECT currency_id, SUBSTR(transaction_date, 1, 7) AS month, transaction_type, ${sum.sql('amount')} FROM payment_transaction
-     WHERE transaction_date >= :from AND transaction_date < :until AND status_str IN ${COUNTING}${currencyFilter(period, 'currency_id')}
-     GROUP BY currency_id, SUBSTR(transaction_date, 1, 7), transaction_type`,
-    params,
-  );
-  for (const [currency, month, type, amount] of moved as Array<[number, string, string, string | number]>) {
-    const row = table.at(Number(currency), month);
+  // Whole cents: an exact DECIMAL string from MariaDB, an integer well inside 2^53 from SQLite.
+  const cents = (value: unknown) => new Money(value === null ? 0 : (value as string | number)).div(100);
+  for (const [currency, month, invoiced, collected, credits, refunds] of sums) {
+    const row = table.at(Number(currency), String(month));
     if (!row) continue;
-    const value = sum.read(amount);
-    if (type === 'pay') row.collected = row.collected.plus(value);
-    else if (type === 'ref') {
-      // Refunds are negative transactions: they lower what was collected.
-      row.collected = row.collected.minus(value.abs());
-      row.refunds = row.refunds.plus(value.abs());
-    } else if (type === 'cre') row.credits = row.credits.plus(value);
+    Object.assign(row, {
+      invoiced: cents(invoiced),
+      collected: cents(collected),
+      credits: cents(credits),
+      refunds: cents(refunds),
+    });
+  }
+  const voided = await queryArrays(
+    m,
+    `SELECT currency_id, void_datetime, total FROM invoice
+     WHERE void_datetime >= :voidFrom AND void_datetime < :voidUntil AND deleted_datetime IS NULL${currencyFilter(period, 'currency_id')}`,
+    { voidFrom: window.from, voidUntil: window.until, currency: period.currency?.currency_id },
+  );
+  for (const [currency, at, total] of voided as Array<[number, Date | string, string | number]>) {
+    const row = table.at(Number(currency), monthOf(asDate(at)));
+    if (row) row.written_off = row.written_off.plus(new Money(total).toDecimalPlaces(2));
   }
   return table.rows;
 }
@@ -160,9 +170,4 @@ export async function receivables(
     }
   }
   return { totals, customers };
-}
-
-/** A DATE column as `YYYY-MM-DD`: text on SQLite, a Date at UTC midnight from mysql2 (timezone 'Z'). */
-function dateText(value: Date | string): string {
-  return value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
 }

@@ -7,6 +7,7 @@ import { Money, ZERO } from 'src/core/money/decimal';
 import { accountDate } from 'src/core/time/account-date';
 import { insertRows } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
+import { asDate } from './db-values';
 import { MrrChange } from './entities/mrr-change.entity';
 import { loadMrrFacts, MrrFacts } from './mrr-facts';
 
@@ -102,9 +103,4 @@ export class MrrHistory {
       ]),
     );
   }
-}
-
-/** A datetime as the driver returns it (SQLite: UTC text; mysql2: a Date). */
-function asDate(value: Date | string): Date {
-  return value instanceof Date ? value : new Date(`${value.replace(' ', 'T')}Z`);
 }

@@ -1,12 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
-import { EventRecorder, PendingEvent } from 'src/core/events/event-recorder';
+import { PendingEvent, RecordingListener } from 'src/core/events/event-recorder';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { queryRows } from 'src/database/raw-query';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MrrHistory } from './mrr-history';
+import { asDate } from './db-values';
 
 const BATCH = 500;
 const NEVER = new Date('1900-01-01T00:00:00Z');
@@ -36,27 +36,22 @@ const MOMENTS: Array<[table: string, column: string, extra?: string]> = [
  * so moving the test clock builds the months as they pass.
  */
 @Injectable()
-export class MrrRecording implements DueWork, OnModuleInit {
+@DueWork()
+export class MrrRecording implements DueWork {
   readonly name = 'analytics-mrr';
   readonly trigger = { kind: 'interval', everyMs: 60_000 } as const;
   /** The last moment this process swept to. */
   private sweptUpTo = NEVER;
 
   constructor(
-    private readonly events: EventRecorder,
-    private readonly registry: DueWorkRegistry,
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly history: MrrHistory,
   ) {}
 
-  onModuleInit(): void {
-    this.events.onRecording((tx, events) => this.onEvents(tx, events));
-    this.registry.register(this);
-  }
-
-  private async onEvents(tx: Tx, events: readonly PendingEvent[]): Promise<void> {
+  @RecordingListener()
+  async onEvents(tx: Tx, events: readonly PendingEvent[]): Promise<void> {
     const ids = [...new Set(events.filter((e) => e.contextStr === 'package').map((e) => Number(e.contextId)))];
     if (ids.length) await this.history.recordAt(tx.manager, ids, this.clock.now());
   }
@@ -106,6 +101,6 @@ export class MrrRecording implements DueWork, OnModuleInit {
       { after },
     );
     if (!row?.t) return null;
-    return row.t instanceof Date ? row.t : new Date(`${row.t.replace(' ', 'T')}Z`);
+    return asDate(row.t);
   }
 }

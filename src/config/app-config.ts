@@ -14,6 +14,27 @@ export interface StripeConfig {
   apiUrl?: string;
 }
 
+/**
+ * The data layer's speed mechanisms (database/fast-paths.ts), each of which DB_FAST_PATHS
+ * (diagnostic) can turn off on its own.
+ */
+export const FAST_PATHS = [
+  /** Units of one turn share a transaction and a COMMIT (sqlite-group-commit.ts, mysql-group-commit.ts). */
+  'group-commit',
+  /** Write-only rows wait for the transaction's end, one INSERT per table (deferred-inserts.ts). */
+  'deferred-inserts',
+  /** Answers read once per transaction (transaction-memo.ts). */
+  'transaction-memo',
+  /** Calls of one event-loop turn across requests as one query (core/batching/turn-batch.ts). */
+  'turn-batch',
+  /** Prepared statements: mysql2 `execute` on MariaDB, a statement cache on SQLite (raw-query.ts). */
+  'prepared-statements',
+  /** Numbers bound as parameters on SQLite instead of written into the SQL (sqlite-number-binding.ts). */
+  'sqlite-number-binding',
+] as const;
+
+export type FastPath = (typeof FAST_PATHS)[number];
+
 export interface DbConfig {
   type: DbType;
   path: string;
@@ -23,6 +44,8 @@ export interface DbConfig {
   password: string;
   name: string;
   migrationsRun: boolean;
+  /** DB_FAST_PATHS: the mechanisms on (all by default). */
+  fastPaths: ReadonlySet<FastPath>;
 }
 
 /** How failed sign-ins are slowed (DESIGN §3 AUTH_*). */

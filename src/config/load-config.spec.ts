@@ -1,3 +1,4 @@
+import { FAST_PATHS } from './app-config';
 import { loadConfig } from './load-config';
 
 describe('loadConfig', () => {
@@ -14,6 +15,7 @@ describe('loadConfig', () => {
       password: '',
       name: 'billing',
       migrationsRun: true,
+      fastPaths: new Set(FAST_PATHS),
     });
     expect(config.publicUrl).toBe('http://localhost:3000');
     expect(config.timezone).toBe('America/Chicago');
@@ -55,6 +57,7 @@ describe('loadConfig', () => {
       DB_PASSWORD: 's3cret',
       DB_NAME: 'billing_test',
       DB_MIGRATIONS_RUN: 'false',
+      DB_FAST_PATHS: '-group-commit',
       REDIS_URL: 'redis://cache:6379',
       API_USERNAME: 'admin',
       API_PASSWORD: 'pw',
@@ -97,6 +100,7 @@ describe('loadConfig', () => {
         password: 's3cret',
         name: 'billing_test',
         migrationsRun: false,
+        fastPaths: new Set(FAST_PATHS.filter((name) => name !== 'group-commit')),
       },
       redisUrl: 'redis://cache:6379',
       apiUsername: 'admin',
@@ -178,6 +182,20 @@ describe('loadConfig', () => {
     expect(message).toContain('PUBLIC_URL must be an http(s) URL (got "ftp://example.com")');
     expect(message).toContain('API_USERNAME and API_PASSWORD must be set together');
     expect(message.split('\n  - ')).toHaveLength(7);
+  });
+
+  it('reads DB_FAST_PATHS as all, none, the ones on, or the ones off', () => {
+    const on = (raw: string) => [...loadConfig({ DB_FAST_PATHS: raw }).db.fastPaths].sort();
+    expect(on('all')).toEqual([...FAST_PATHS].sort());
+    expect(on('none')).toEqual([]);
+    expect(on('group-commit, turn-batch')).toEqual(['group-commit', 'turn-batch']);
+    expect(on('-group-commit,-turn-batch')).toEqual(
+      FAST_PATHS.filter((name) => name !== 'group-commit' && name !== 'turn-batch').sort(),
+    );
+    expect(() => loadConfig({ DB_FAST_PATHS: 'group-commit,-turn-batch' })).toThrow(
+      'DB_FAST_PATHS must be all, none, or a list of group-commit',
+    );
+    expect(() => loadConfig({ DB_FAST_PATHS: 'warp-drive' })).toThrow('(got "warp-drive")');
   });
 
   it.each(['abc', '-1', '3.5', '30x'])('refuses PORT=%s', (raw) => {

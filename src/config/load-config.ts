@@ -6,6 +6,8 @@ import {
   AppRole,
   DatetimeFormat,
   DbType,
+  FAST_PATHS,
+  FastPath,
   ExternalKeyOnDelete,
   PaymentGatewayKind,
   StripeConfig,
@@ -35,6 +37,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       password: read.str('DB_PASSWORD', ''),
       name: read.str('DB_NAME', 'billing'),
       migrationsRun: read.bool('DB_MIGRATIONS_RUN', true),
+      fastPaths: read.fastPaths('DB_FAST_PATHS'),
     },
     redisUrl: read.optional('REDIS_URL'),
     apiUsername: read.optional('API_USERNAME'),
@@ -176,6 +179,29 @@ class EnvReader {
       return fallback;
     }
     return raw as T;
+  }
+
+  /**
+   * DB_FAST_PATHS (diagnostic): `all` (or unset), `none`, a comma-separated list of the
+   * mechanisms on (`group-commit,turn-batch`), or of the ones off, each with a leading `-`
+   * (`-group-commit,-turn-batch`: the rest on).
+   */
+  fastPaths(name: string): Set<FastPath> {
+    const raw = this.optional(name)?.trim();
+    if (raw === undefined || raw === 'all') return new Set(FAST_PATHS);
+    if (raw === 'none') return new Set();
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const off = entries.every((entry) => entry.startsWith('-'));
+    const names = entries.map((entry) => entry.replace(/^-/, ''));
+    const unknown = names.filter((entry) => !(FAST_PATHS as readonly string[]).includes(entry));
+    if (unknown.length > 0 || (!off && entries.some((entry) => entry.startsWith('-')))) {
+      this.problems.push(
+        `${name} must be all, none, or a list of ${FAST_PATHS.join(', ')}, either all on or all off with a leading - (got "${raw}")`,
+      );
+      return new Set(FAST_PATHS);
+    }
+    const listed = new Set(names);
+    return new Set(FAST_PATHS.filter((path) => listed.has(path) !== off));
   }
 
   url(name: string, fallback: string): string {

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Plugins, pluginMethod } from 'src/core/plugins/plugins';
 
 /**
  * SPEC: customer/nightly goes to customers with activity (an active subscription, invoice,
@@ -11,13 +12,21 @@ export const ACTIVITY_DAYS = 90;
  * A module's customer activity on or after a date, as a trusted SQL condition: true when
  * the customer whose id is the column `customerId` has some on or after `since` (trusted
  * SQL of an account date: a named parameter or a literal). Each module that owns such
- * objects adds a source; activity is any of them.
+ * objects marks a method `@CustomerActivitySource()`; activity is any of them.
  */
 export type CustomerActivitySource = (customerId: string, since: string) => string;
 
+export const CustomerActivitySource = pluginMethod<CustomerActivitySource, void>();
+
 @Injectable()
-export class CustomerActivity {
+export class CustomerActivity implements OnModuleInit {
   private readonly sources: CustomerActivitySource[] = [];
+
+  constructor(private readonly plugins: Plugins) {}
+
+  onModuleInit(): void {
+    for (const source of this.plugins.methods(CustomerActivitySource)) this.addSource(source.handler);
+  }
 
   addSource(source: CustomerActivitySource): void {
     this.sources.push(source);
@@ -37,7 +46,9 @@ export class CustomerActivity {
   /** Which of the customers `customerIds` (one or more) have activity on or after `sinceDate`. */
   async activeAmong(manager: EntityManager, customerIds: readonly number[], sinceDate: string): Promise<Set<number>> {
     return new Set(
-      await this.activeWhere(manager, sinceDate, 'c.customer_id IN (:...customerIds)', { customerIds: [...customerIds] }),
+      await this.activeWhere(manager, sinceDate, 'c.customer_id IN (:...customerIds)', {
+        customerIds: [...customerIds],
+      }),
     );
   }
 

@@ -3,9 +3,6 @@ import Decimal from 'decimal.js';
 import { DataSource } from 'typeorm';
 import { CustomerExtensions, CustomerFigures } from './customer-figures';
 
-/** The read's account date. */
-const TODAY = '2026-05-02';
-
 describe('CustomerExtensions.figureColumns', () => {
   let dataSource: DataSource;
 
@@ -50,7 +47,7 @@ describe('CustomerExtensions.figureColumns', () => {
 
   /** The figures of the given customers, read as extra columns of one customer SELECT. */
   async function figuresOf(ext: CustomerExtensions, ids: number[]): Promise<Map<number, CustomerFigures>> {
-    const columns = ext.figureColumns(dataSource.manager, 'c.customer_id', TODAY);
+    const columns = ext.figureColumns(dataSource.manager, 'c.customer_id');
     const [sql, values] = dataSource.driver.escapeQueryWithParameters(
       `SELECT c.customer_id, ${columns.selects.join(', ')} FROM customer c WHERE c.customer_id IN (:...ids)`,
       { ...columns.params, ids },
@@ -101,48 +98,19 @@ describe('CustomerExtensions.figureColumns', () => {
 
   it('gives the columns in the order the sources came, built once per customer column', () => {
     const ext = extensions();
-    const columns = ext.figureColumns(dataSource.manager, 'c.customer_id', TODAY);
-    // The sums, then whether the customer is overdue (no source: never).
-    expect(columns.selects).toHaveLength(3);
+    const columns = ext.figureColumns(dataSource.manager, 'c.customer_id');
+    // The sums only: whether the customer is overdue is its stored open_due_date.
+    expect(columns.selects).toHaveLength(2);
     expect(columns.selects[0]).toMatch(
       /^\(SELECT .* FROM charge WHERE kind = :test_inv AND customer_id = c\.customer_id\) AS figure_0$/,
     );
-    expect(columns.selects[2]).toBe('(CASE WHEN (1 = 0) THEN 1 ELSE 0 END) AS figure_2');
-    expect(columns.params).toEqual({ test_inv: 'inv', customer_status_today: TODAY });
-    // The SQL is built once; only the date changes from one read to the next.
-    const tomorrow = ext.figureColumns(dataSource.manager, 'c.customer_id', '2026-05-03');
-    expect(tomorrow.selects).toBe(columns.selects);
-    expect(tomorrow.params).toEqual({ test_inv: 'inv', customer_status_today: '2026-05-03' });
-    expect(ext.figureColumns(dataSource.manager, 'x.customer_id', TODAY).selects[1]).toContain(
-      'customer_id = x.customer_id',
-    );
+    expect(columns.params).toEqual({ test_inv: 'inv' });
+    // The SQL is built once (one prepared statement from day to day).
+    expect(ext.figureColumns(dataSource.manager, 'c.customer_id')).toBe(columns);
+    expect(ext.figureColumns(dataSource.manager, 'x.customer_id').selects[1]).toContain('customer_id = x.customer_id');
     // No sums at all (a customer without invoices or payments) reads as zero figures.
     const zero = columns.read([null, null]);
     expect([zero.total, zero.balance, zero.paid, zero.mrr, zero.arr].map(String)).toEqual(['0', '0', '0', '0', '0']);
-  });
-
-  it('reads a customer overdue while a source says so, as of the read date', async () => {
-    await dataSource.query('CREATE TABLE bill (customer_id INTEGER, due_date TEXT)');
-    await dataSource.query("INSERT INTO bill VALUES (1, '2026-05-01'), (2, '2026-05-02')");
-    const ext = extensions();
-    ext.addOverdueSource(
-      (customerId, today) => `EXISTS (SELECT 1 FROM bill b WHERE b.customer_id = ${customerId} AND b.due_date < ${today})`,
-    );
-    expect(ext.overdueSql('c.customer_id', "'2026-05-02'")).toBe(
-      "(EXISTS (SELECT 1 FROM bill b WHERE b.customer_id = c.customer_id AND b.due_date < '2026-05-02'))",
-    );
-    const overdueOn = async (today: string): Promise<number[]> => {
-      const columns = ext.figureColumns(dataSource.manager, 'c.customer_id', today);
-      const [sql, values] = dataSource.driver.escapeQueryWithParameters(
-        `SELECT c.customer_id, ${columns.selects.join(', ')} FROM customer c ORDER BY c.customer_id`,
-        columns.params,
-      );
-      const rows = await dataSource.query<Array<Record<string, unknown>>>(sql, values);
-      return rows.filter((row) => columns.overdue(Object.values(row).slice(1))).map((row) => row.customer_id as number);
-    };
-    expect(await overdueOn('2026-05-01')).toEqual([]);
-    expect(await overdueOn('2026-05-02')).toEqual([1]);
-    expect(await overdueOn('2026-05-03')).toEqual([1, 2]);
   });
 
   it('refuses a kind claimed by two sources', () => {

@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { ZERO } from 'src/core/money/decimal';
 import { AmountSum, amountSum } from 'src/core/money/amount-sum';
+import { pluginClass, pluginMethod, Plugins } from 'src/core/plugins/plugins';
 
 /** A customer's money figures (SPEC "Customer": total, balance, paid, mrr, arr). */
 export interface CustomerFigures {
@@ -38,43 +39,49 @@ export interface CustomerFiguresSource {
   add(figures: CustomerFigures, kind: string, amount: Decimal): void;
 }
 
+/** Marks a provider as a figures source (it implements `CustomerFiguresSource`). */
+export const CustomerFiguresSource = pluginClass<CustomerFiguresSource, void>();
+
 /**
- * The figures and whether the customer is overdue as extra columns of a customer SELECT:
- * add `selects` to its columns and `params` to its parameters, then `read` the values of
- * those columns (in that order) and ask `overdue` of the same values.
+ * The figures as extra columns of a customer SELECT: add `selects` to its columns and
+ * `params` to its parameters, then `read` the values of those columns (in that order).
+ * Whether the customer is overdue is no extra column: it is its stored `open_due_date`
+ * compared with today (customer-status.ts `isOverdue`).
  */
 export interface FigureColumns {
   readonly selects: readonly string[];
   readonly params: ObjectLiteral;
   read(values: readonly unknown[]): CustomerFigures;
-  overdue(values: readonly unknown[]): boolean;
 }
-
-/**
- * A module whose objects can make a customer overdue (invoices): a trusted SQL condition,
- * true while the customer whose id is the column `customerId` owes money past its due
- * date as of `today` (trusted SQL of an account date: a parameter or a literal).
- */
-export type OverdueSource = (customerId: string, today: string) => string;
-
-/** The read's account date, as a parameter of the customer SELECT. */
-const TODAY_PARAM = 'customer_status_today';
 
 /** Decides whether a customer's parent may change (rule 2: not once it paid for the customer). */
 export type ParentChangeGuard = (manager: EntityManager, customerId: number, currentParentId: number) => Promise<void>;
 
+/** Marks a method as a parent change guard (it throws the 400 that refuses the change). */
+export const ParentChangeGuard = pluginMethod<ParentChangeGuard, void>();
+
 export const EMPTY_FIGURES: CustomerFigures = { total: ZERO, balance: ZERO, paid: ZERO, mrr: ZERO, arr: ZERO };
 
-/** Where later modules plug their figures and rules into customers. */
+/**
+ * Where later modules plug their figures and rules into customers, found at start:
+ * `@CustomerFiguresSource()` providers and `@ParentChangeGuard()` methods.
+ */
 @Injectable()
-export class CustomerExtensions {
+export class CustomerExtensions implements OnModuleInit {
   private readonly sources: CustomerFiguresSource[] = [];
   private readonly claimedKinds = new Set<string>();
   private readonly parentGuards: ParentChangeGuard[] = [];
-  private readonly overdueSources: OverdueSource[] = [];
   /** Built once per way of summing and customer id column (a read path asks for the same every time). */
   private readonly columns = new Map<string, FigureColumns>();
   private figuresParams: ObjectLiteral = {};
+
+  constructor(@Optional() private readonly plugins?: Plugins) {}
+
+  onModuleInit(): void {
+    if (!this.plugins) return;
+    for (const { instance } of this.plugins.classes(CustomerFiguresSource)) this.addFiguresSource(instance);
+    for (const guard of this.plugins.methods(ParentChangeGuard)) this.addParentChangeGuard(guard.handler);
+  }
 
   addFiguresSource(source: CustomerFiguresSource): void {
     for (const kind of Object.keys(source.sums)) {
@@ -86,34 +93,18 @@ export class CustomerExtensions {
     this.figuresParams = { ...this.figuresParams, ...source.params };
   }
 
-  addOverdueSource(source: OverdueSource): void {
-    this.overdueSources.push(source);
-    this.columns.clear();
-  }
-
-  /**
-   * True while the customer whose id is the column `customerId` owes money past its due
-   * date as of `today` (trusted SQL): the one condition behind `active-overdue` in reads,
-   * filters and the nightly job.
-   */
-  overdueSql(customerId: string, today: string): string {
-    if (this.overdueSources.length === 0) return '(1 = 0)';
-    return `(${this.overdueSources.map((source) => source(customerId, today)).join(' OR ')})`;
-  }
-
   addParentChangeGuard(guard: ParentChangeGuard): void {
     this.parentGuards.push(guard);
   }
 
   /**
    * The figures of the customer whose id is `customerId` (a column of the customer SELECT,
-   * e.g. `c.customer_id`), and whether it is overdue as of the account date `today`, as
-   * extra columns of that SELECT. One statement reads a page of
+   * e.g. `c.customer_id`), as extra columns of that SELECT. One statement reads a page of
    * customers with their figures: on MariaDB, the customer row and a separate UNION of
    * grouped sums cost a read by id 124 µs of database and 76 µs of client CPU against 87 and
    * 52 µs as one statement, and on SQLite 14.8 against 8.9 µs (empty figure tables).
    */
-  figureColumns(manager: EntityManager, customerId: string, today: string): FigureColumns {
+  figureColumns(manager: EntityManager, customerId: string): FigureColumns {
     const sum = amountSum(manager);
     const key = `${sum.name}\u0000${customerId}`;
     let columns = this.columns.get(key);
@@ -121,8 +112,7 @@ export class CustomerExtensions {
       columns = this.buildColumns(sum, customerId);
       this.columns.set(key, columns);
     }
-    // The SQL stays the same from day to day (one prepared statement); only the date changes.
-    return { ...columns, params: { ...columns.params, [TODAY_PARAM]: today } };
+    return columns;
   }
 
   async assertParentMayChange(manager: EntityManager, customerId: number, currentParentId: number): Promise<void> {
@@ -136,16 +126,10 @@ export class CustomerExtensions {
         parts.push({ source, kind, sql: subquery(sum.sql, customerId) });
       }
     }
-    const overdueAt = parts.length;
     return {
       // Aliased by position, like the entity's own columns (EntityReader).
-      selects: [
-        ...parts.map((part, i) => `${part.sql} AS figure_${i}`),
-        `(CASE WHEN ${this.overdueSql(customerId, `:${TODAY_PARAM}`)} THEN 1 ELSE 0 END) AS figure_${overdueAt}`,
-      ],
+      selects: parts.map((part, i) => `${part.sql} AS figure_${i}`),
       params: this.figuresParams,
-      // MariaDB may hand back the flag as a string.
-      overdue: (values) => Number(values[overdueAt]) === 1,
       read: (values) => {
         const figures = { ...EMPTY_FIGURES };
         parts.forEach((part, i) => {

@@ -4,7 +4,7 @@ import { FieldMap } from 'src/core/query/field-map';
  * Customer query fields (SPEC "Customers"), for the list alias `c`. `status` is the status
  * as a read derives it (`customerStatusSql`), and the state follows it.
  */
-export function customerQueryFields(status: string): FieldMap {
+export function customerQueryFields(status: string, statusEquals: (value: string) => string | null): FieldMap {
   return {
     customer_id: { expr: 'c.customer_id', type: 'int' },
     parent_customer_id: { expr: 'c.parent_customer_id', type: 'int' },
@@ -28,7 +28,7 @@ export function customerQueryFields(status: string): FieldMap {
     custom_5: { expr: 'c.custom_5', type: 'string' },
     write_datetime: { expr: 'c.write_datetime', type: 'datetime' },
     mod_datetime: { expr: 'c.mod_datetime', type: 'datetime' },
-    customer_status_str: { expr: status, type: 'string' },
+    customer_status_str: { expr: status, type: 'string', equals: statusEquals },
     customer_status_state: {
       expr: `(CASE WHEN ${status} LIKE 'active%' THEN 'a' ELSE 'i' END)`,
       type: 'string',

@@ -28,7 +28,13 @@ import { CustomerDeletion } from './customer-deletion';
 import { CustomerExtensions, EMPTY_FIGURES } from './customer-figures';
 import { CustomerPresenter, CustomerWithSuperuser, SUPERUSER_COLUMNS } from './customer.presenter';
 import { customerQueryFields } from './customer.query-fields';
-import { customerStatusSql, readCustomerStatus } from './customer-status';
+import {
+  customerStatusEqualsSql,
+  customerStatusSql,
+  isOverdue,
+  overdueSql,
+  readCustomerStatus,
+} from './customer-status';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { CustomerFieldsDto } from './dto/customer-fields.dto';
 import { UpdateCustomerDto } from './dto/update-customer.dto';
@@ -307,15 +313,23 @@ export class CustomersService {
 
   /** `customer_status_str` as of `today`, for `where` and `order` over the alias `c`. */
   private statusSql(today: string): string {
-    return customerStatusSql(
+    return customerStatusSql(...this.statusInputs(today));
+  }
+
+  /** The stored status, the overdue and the recent-activity conditions of the alias `c` as of `today`. */
+  private statusInputs(today: string): [string, string, string] {
+    return [
       'c.customer_status_str',
-      this.extensions.overdueSql('c.customer_id', accountDateSql(today)),
+      overdueSql('c.open_due_date', accountDateSql(today)),
       this.activity.activitySql('c.customer_id', accountDateSql(activitySince(today))),
-    );
+    ];
   }
 
   private queryFields() {
-    return customerQueryFields(this.statusSql(this.today()));
+    const today = this.today();
+    return customerQueryFields(this.statusSql(today), (value) =>
+      customerStatusEqualsSql(value, ...this.statusInputs(today)),
+    );
   }
 
   /**
@@ -460,14 +474,14 @@ export class CustomersService {
 
   /**
    * The customers `clause` finds, presented, their figures and status (as of today, from
-   * their invoices) read by the same statement. Activity matters only to customers stored
+   * the stored earliest due date of their open invoices) read by the same statement. Activity matters only to customers stored
    * `inactive-activity`; it is asked of those alone, by a second statement when a read
    * finds any: four more subqueries in every read cost MariaDB about 50 µs of its CPU per
    * read by id even where a CASE skipped them (bench/RESULTS.md, read floor round).
    */
   private async readPresented(manager: EntityManager, clause: ReadClause): Promise<Record<string, unknown>[]> {
     const today = this.today();
-    const figures = this.extensions.figureColumns(manager, 'c.customer_id', today);
+    const figures = this.extensions.figureColumns(manager, 'c.customer_id');
     const rows = await this.reader.manyWithExtras(
       manager,
       { ...clause, params: { ...figures.params, ...clause.params } },
@@ -485,7 +499,7 @@ export class CustomersService {
     return rows.map(({ entity, extras }) => {
       // The status shown is the derived one (the stored one may wait for the nightly job).
       entity.customer_status_str = readCustomerStatus(entity.customer_status_str, {
-        overdue: figures.overdue(extras),
+        overdue: isOverdue(entity.open_due_date, today),
         recentActivity: active.has(entity.customer_id),
       });
       return this.presenter.present(entity, figures.read(extras));

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { FAST_PATHS } from 'src/config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 
 describe('buildDataSourceOptions (SQLite)', () => {
@@ -22,6 +23,7 @@ describe('buildDataSourceOptions (SQLite)', () => {
         password: '',
         name: '',
         migrationsRun: false,
+        fastPaths: new Set(FAST_PATHS),
       },
       [],
     );

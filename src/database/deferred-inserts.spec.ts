@@ -9,6 +9,8 @@ import {
   insertAtCommit,
   MAX_ROWS_PER_INSERT,
 } from './deferred-inserts';
+import { FAST_PATHS } from 'src/config/app-config';
+import { useFastPaths } from './fast-paths';
 import { insertRowsStatement } from './insert-row';
 
 describe('deferred inserts', () => {
@@ -40,6 +42,21 @@ describe('deferred inserts', () => {
       await insertAtCommit(manager, Revision, revision(1));
       expect(await manager.countBy(Revision, { context_id: 1 })).toBe(1);
     });
+  });
+
+  it('inserts at once, even where a writer opened deferral, with the mechanism off (DB_FAST_PATHS)', async () => {
+    useFastPaths(new Set(FAST_PATHS.filter((name) => name !== 'deferred-inserts')));
+    try {
+      await dataSource.transaction(async (manager) => {
+        deferInsertsIn(manager);
+        await insertAtCommit(manager, Revision, revision(2));
+        expect(await manager.countBy(Revision, { context_id: 2 })).toBe(1);
+        await flushDeferredInserts(manager);
+      });
+      expect(await stored()).toEqual([2]);
+    } finally {
+      useFastPaths(new Set(FAST_PATHS));
+    }
   });
 
   it('writes nothing until the flush, then every row in the order it came', async () => {

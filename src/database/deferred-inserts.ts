@@ -1,5 +1,6 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { fastPath } from './fast-paths';
 import { insertColumnsKey, insertRow, insertRows, preparedRow } from './insert-row';
 
 interface DeferredRow {
@@ -17,11 +18,11 @@ const pending = new WeakMap<EntityManager, DeferredRow[]>();
  * Write-only rows that nothing reads before the commit (revisions) wait for the end of
  * the transaction and go in one INSERT per table: a group commit of 16 creates writes
  * its 16 revisions in one statement, not 16 round trips. Only the group-commit writers
- * open a transaction for this (they flush before COMMIT); anywhere else the row is
- * inserted at once.
+ * open a transaction for this (they flush before COMMIT); anywhere else, or with the
+ * mechanism off (fast-paths.ts), the row is inserted at once.
  */
 export function deferInsertsIn(manager: EntityManager): void {
-  pending.set(manager, []);
+  if (fastPath('deferred-inserts')) pending.set(manager, []);
 }
 
 /** Inserts the row before the transaction commits: at its end when the writer flushes, else now. */

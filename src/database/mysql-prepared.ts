@@ -1,6 +1,7 @@
 import { EntityManager, QueryFailedError } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import type { MysqlQueryRunner } from 'typeorm/driver/mysql/MysqlQueryRunner';
+import { fastPath } from './fast-paths';
 
 /**
  * Trusted SQL on MySQL/MariaDB as a prepared statement (mysql2 `execute`, binary protocol).
@@ -50,8 +51,8 @@ export function preparedValues(values: readonly unknown[]): Bound[] | null {
 /**
  * Runs `sql` (with `?` placeholders) as a prepared statement: on the transaction's
  * connection when the manager has one, else on a connection of the pool for this
- * statement alone. Returns null when the manager is not MySQL's or a value cannot be
- * prepared (see above). Failures are TypeORM's QueryFailedError, as through `manager.query`.
+ * statement alone. Returns null when the manager is not MySQL's, a value cannot be
+ * prepared (see above) or prepared statements are off (fast-paths.ts). Failures are TypeORM's QueryFailedError, as through `manager.query`.
  */
 export function executePrepared<R>(
   manager: EntityManager,
@@ -59,7 +60,7 @@ export function executePrepared<R>(
   values: readonly unknown[],
   rowsAsArray: boolean,
 ): Promise<R> | null {
-  if (manager.connection.options.type !== 'mysql') return null;
+  if (manager.connection.options.type !== 'mysql' || !fastPath('prepared-statements')) return null;
   const runner = manager.queryRunner as MysqlQueryRunner | undefined;
   // A released runner: let TypeORM raise its own error.
   if (runner?.isReleased) return null;

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { EntityManager, ObjectLiteral, QueryFailedError } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
+import { fastPath } from './fast-paths';
 import { executePrepared } from './mysql-prepared';
 
 /**
@@ -31,7 +32,7 @@ export function runsInProcess(manager: EntityManager): boolean {
 }
 
 function sqliteStatement(manager: EntityManager, sql: string, mode: Mode): Statement<unknown[], unknown> | null {
-  if (!runsInProcess(manager)) return null;
+  if (!runsInProcess(manager) || !fastPath('prepared-statements')) return null;
   const db = (manager.connection.driver as BetterSqlite3Driver).databaseConnection as Database;
   let byMode = statements.get(db);
   if (!byMode) {
@@ -102,13 +103,13 @@ export async function insertReturningId(manager: EntityManager, sql: string, par
  */
 export async function insertBoundReturningId(manager: EntityManager, text: string, values: unknown[]): Promise<number> {
   const statement = sqliteStatement(manager, text, 'run');
-  // better-sqlite3 answers with the last row id, mysql2 with a result header.
-  const id = statement
+  // better-sqlite3 answers with the last row id, mysql2 with a result header
+  // (through TypeORM on SQLite, when prepared statements are off: the row id itself).
+  type Answer = { insertId?: number | bigint } | number | bigint | undefined;
+  const answer: Answer = statement
     ? execute(text, values, () => statement.run(...values).lastInsertRowid)
-    : (
-        await (executePrepared<{ insertId?: number | bigint } | undefined>(manager, text, values, false) ??
-          manager.query<{ insertId?: number | bigint } | undefined>(text, values))
-      )?.insertId;
+    : await (executePrepared<Answer>(manager, text, values, false) ?? manager.query<Answer>(text, values));
+  const id = typeof answer === 'object' ? answer.insertId : answer;
   if (id === undefined || id === null) throw new Error('insertReturningId: the driver returned no generated id');
   return Number(id);
 }

@@ -7,6 +7,7 @@ import {
   dropDeferredSince,
   flushDeferredInserts,
 } from './deferred-inserts';
+import { fastPath } from './fast-paths';
 import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
 import { forgetInTransaction } from './transaction-memo';
 
@@ -33,7 +34,8 @@ export const MAX_GROUP_MS = 20;
  *   end, one INSERT per table; if the database refuses them, the group is undone and each
  *   of its units runs again alone, first in the queue, where a refused row fails its own
  *   unit only (no body that is undone can have called out: outside-call-guard.ts);
- * - a lone write is a group of one, started at the next turn.
+ * - a lone write is a group of one, started at the next turn; with group commit off
+ *   (fast-paths.ts) every write is.
  * The transaction is never left open while the event loop waits (unless a unit itself
  * awaits I/O, as before), so reads and writes outside it never see or join it.
  * The COMMIT (writing and syncing the WAL) is most of a small write's cost: with 32
@@ -63,9 +65,10 @@ export class SqliteGroupCommit extends GroupCommitQueue {
     deferInsertsIn(manager);
     const openedAt = performance.now();
     let units = 0;
+    const maxUnits = fastPath('group-commit') ? MAX_GROUP_UNITS : 1;
     while (
       this.queue.length > 0 &&
-      units < MAX_GROUP_UNITS &&
+      units < maxUnits &&
       (units === 0 || (performance.now() - openedAt < MAX_GROUP_MS && !this.queue[0].alone))
     ) {
       const unit = this.queue.shift() as Queued;

@@ -1,5 +1,6 @@
 import { DataSource, ObjectLiteral } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils';
+import { fastPath } from './fast-paths';
 
 /**
  * better-sqlite3 binds every JS number as REAL; an integer is bound as a BigInt instead so
@@ -36,10 +37,11 @@ function box(value: unknown): unknown {
  * re-select after every insert, is a new statement that better-sqlite3 must prepare from
  * scratch and that evicts useful ones from TypeORM's small statement cache. This makes
  * numbers bound parameters like every other value: same semantics, stable SQL text.
- * MySQL binds numbers already and is left alone.
+ * MySQL binds numbers already and is left alone; so is SQLite with the mechanism off
+ * (fast-paths.ts).
  */
 export function bindNumbersOnSqlite(dataSource: DataSource): DataSource {
-  if (dataSource.options.type !== 'better-sqlite3') return dataSource;
+  if (dataSource.options.type !== 'better-sqlite3' || !fastPath('sqlite-number-binding')) return dataSource;
   const driver = dataSource.driver;
   const escape = driver.escapeQueryWithParameters.bind(driver);
   driver.escapeQueryWithParameters = (sql: string, parameters: ObjectLiteral): [string, unknown[]] => {

@@ -1,4 +1,6 @@
 import { EntityManager } from 'typeorm';
+import { FAST_PATHS } from 'src/config/app-config';
+import { useFastPaths } from './fast-paths';
 import { forgetInTransaction, memoInTransaction } from './transaction-memo';
 
 describe('memoInTransaction', () => {
@@ -28,5 +30,17 @@ describe('memoInTransaction', () => {
     const m = {} as EntityManager;
     await expect(memoInTransaction(m, 'k', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await memoInTransaction(m, 'k', () => Promise.resolve('loaded'))).toBe('loaded');
+  });
+
+  it('reads every time with the memo off (DB_FAST_PATHS)', async () => {
+    useFastPaths(new Set(FAST_PATHS.filter((name) => name !== 'transaction-memo')));
+    try {
+      const m = {} as EntityManager;
+      const load = jest.fn().mockResolvedValueOnce('first').mockResolvedValueOnce('second');
+      expect(await memoInTransaction(m, 'k', load)).toBe('first');
+      expect(await memoInTransaction(m, 'k', load)).toBe('second');
+    } finally {
+      useFastPaths(new Set(FAST_PATHS));
+    }
   });
 });

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { performance } from 'node:perf_hooks';
 import { currentScope, DeadlinePassed, Tx } from './call-scope';
+import { fastPath } from './fast-paths';
 import { MysqlGroupCommit } from './mysql-group-commit';
+import { MysqlWriter } from './mysql-writer';
 import { currentUnit, runAsUnitBody, unitCaller } from './outside-call-guard';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
@@ -24,7 +26,8 @@ export function readManager(dataSource: DataSource): EntityManager {
  *   when it fails, and never run again because another one failed. The writes of one
  *   event-loop turn share a COMMIT, each unit in its own savepoint (sqlite-group-commit.ts,
  *   mysql-group-commit.ts); a lone write on MySQL/MariaDB has a transaction of its own
- *   (mysql-writer.ts).
+ *   (mysql-writer.ts). With group commit off (fast-paths.ts) every unit has a transaction
+ *   of its own.
  * - **No outside calls inside.** The body runs marked (outside-call-guard.ts): a gateway
  *   call, webhook delivery or mail sent from inside it throws. Outside work goes before
  *   the unit (after another unit has recorded the intent, as a payment attempt) or in
@@ -49,10 +52,14 @@ export function readManager(dataSource: DataSource): EntityManager {
 export class UnitOfWork {
   private readonly sqliteWriter: SqliteGroupCommit;
   private readonly mysqlWriter: MysqlGroupCommit;
+  /** Group commit off (fast-paths.ts): each unit in a MySQL/MariaDB transaction of its own. */
+  private readonly mysqlAlone: MysqlWriter;
 
   constructor(private readonly dataSource: DataSource) {
-    this.sqliteWriter = new SqliteGroupCommit(() => this.dataSource.createQueryRunner());
-    this.mysqlWriter = new MysqlGroupCommit(() => this.dataSource.createQueryRunner());
+    const runner = () => this.dataSource.createQueryRunner();
+    this.sqliteWriter = new SqliteGroupCommit(runner);
+    this.mysqlWriter = new MysqlGroupCommit(runner);
+    this.mysqlAlone = new MysqlWriter(runner);
   }
 
   get isMysql(): boolean {
@@ -86,9 +93,11 @@ export class UnitOfWork {
       });
     };
 
-    const result = this.isMysql
-      ? await this.mysqlWriter.run(inTransaction)
-      : await this.sqliteWriter.run(inTransaction);
+    const result = !this.isMysql
+      ? await this.sqliteWriter.run(inTransaction)
+      : fastPath('group-commit')
+        ? await this.mysqlWriter.run(inTransaction)
+        : await this.mysqlAlone.run(inTransaction);
     for (const fn of callbacks) await fn();
     return result;
   }

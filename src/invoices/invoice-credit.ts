@@ -1,3 +1,4 @@
+import { pluginClass } from 'src/core/plugins/plugins';
 import Decimal from 'decimal.js';
 import { RequestContext } from 'src/core/context/request-context';
 import { Tx } from 'src/database/unit-of-work';
@@ -27,3 +28,6 @@ export interface InvoiceCreditHandler {
   recordMemos(tx: Tx, ctx: RequestContext, memos: readonly CreditMemoToRecord[]): Promise<void>;
   applyOpenCredit(tx: Tx, ctx: RequestContext, invoices: readonly IssuedForCredit[]): Promise<void>;
 }
+
+/** Marks the provider that keeps the credit balance (one in the app). */
+export const InvoiceCreditHandler = pluginClass<InvoiceCreditHandler, void>();

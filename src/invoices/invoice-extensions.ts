@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { ApiError } from 'src/core/envelope/api-error';
 import { ZERO } from 'src/core/money/decimal';
+import { pluginClass, pluginMethod, Plugins } from 'src/core/plugins/plugins';
 import { FieldMap } from 'src/core/query/field-map';
 import { InvoiceCreditHandler } from './invoice-credit';
 
@@ -52,25 +53,48 @@ export interface InvoiceAppliedSource {
   appliedFor(manager: EntityManager, invoiceIds: number[]): Promise<Map<number, Partial<InvoiceApplied>>>;
 }
 
+/** Marks a provider as a source of applied money (it implements `InvoiceAppliedSource`). */
+export const InvoiceAppliedSource = pluginClass<InvoiceAppliedSource, void>();
+
 /**
  * What in another module still names an invoice (e.g. transactions whose `applied_to`
  * holds it), as the end of "This invoice cannot be deleted: ...", or null for nothing.
  */
 export type InvoiceReferenceCheck = (manager: EntityManager, invoiceId: number) => Promise<string | null>;
 
+/** Marks a method as a reference check: what it finds refuses the invoice's deletion. */
+export const InvoiceReferenceCheck = pluginMethod<InvoiceReferenceCheck, void>();
+
+/** Marks a method as an in-flight check (money on its way): what it finds refuses a void or a delete for now. */
+export const InvoiceInFlightCheck = pluginMethod<InvoiceReferenceCheck, void>();
+
+/** Marks a provider whose module adds nested invoice query fields (`exists` subqueries against `i`). */
+export const InvoiceQueryFields = pluginClass<unknown, FieldMap>();
+
 /**
  * Where later modules plug into invoices: the money they apply (payments, credits,
  * refunds, declines, paid date) and the nested query fields over their tables
  * (`transaction.transaction_id`, `quote.quote_id`, `package_token`), as `exists`
- * subqueries against the invoice alias `i`.
+ * subqueries against the invoice alias `i`. Found at start: the providers and methods
+ * marked with the decorators above and `@InvoiceCreditHandler()`.
  */
 @Injectable()
-export class InvoiceExtensions {
+export class InvoiceExtensions implements OnModuleInit {
   private readonly sources: InvoiceAppliedSource[] = [];
   private readonly fields: Record<string, FieldMap[string]> = {};
   private readonly referenceChecks: InvoiceReferenceCheck[] = [];
   private readonly inFlightChecks: InvoiceReferenceCheck[] = [];
   private creditHandler: InvoiceCreditHandler | null = null;
+
+  constructor(private readonly plugins: Plugins) {}
+
+  onModuleInit(): void {
+    for (const { instance } of this.plugins.classes(InvoiceAppliedSource)) this.addAppliedSource(instance);
+    for (const { options } of this.plugins.classes(InvoiceQueryFields)) this.addQueryFields(options);
+    for (const check of this.plugins.methods(InvoiceReferenceCheck)) this.addReferenceCheck(check.handler);
+    for (const check of this.plugins.methods(InvoiceInFlightCheck)) this.addInFlightCheck(check.handler);
+    for (const { instance } of this.plugins.classes(InvoiceCreditHandler)) this.setCreditHandler(instance);
+  }
 
   /** The customer credit balance (transactions): credit memos and open credit on issued invoices. */
   setCreditHandler(handler: InvoiceCreditHandler): void {

@@ -1,6 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/core/clock/clock';
-import { EventRecorder, PendingEvent, RecordedEvent } from 'src/core/events/event-recorder';
+import { PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { insertAtCommit } from 'src/database/deferred-inserts';
 import { memoInTransaction } from 'src/database/transaction-memo';
 import { Tx } from 'src/database/unit-of-work';
@@ -25,25 +25,24 @@ interface IssuedData {
  * issues no invoice twice (the cycle's key), so it mails none twice.
  */
 @Injectable()
-export class InvoiceIssueMail implements OnModuleInit {
+@RecordedEventListener()
+export class InvoiceIssueMail implements RecordedEventListener {
   constructor(
-    private readonly events: EventRecorder,
     private readonly mail: MailService,
     private readonly templates: MailTemplates,
     private readonly clock: Clock,
   ) {}
 
-  onModuleInit(): void {
-    this.events.onRecorded({
-      // The batch's customers' addresses are read once, in one statement.
-      wants: async (tx, events) => {
-        const candidates = events.map((event) => (mailable(event) ? (event.data as unknown as IssuedData) : null));
-        const ids = candidates.flatMap((data) => (data ? [data.customer.customer_id] : []));
-        const emails = await this.emailsOf(tx, ids);
-        return candidates.map((data) => (data ? (emails.get(data.customer.customer_id)?.length ?? 0) > 0 : false));
-      },
-      handle: (tx, event) => this.mailIssued(tx, event),
-    });
+  /** The batch's customers' addresses are read once, in one statement. */
+  async wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
+    const candidates = events.map((event) => (mailable(event) ? (event.data as unknown as IssuedData) : null));
+    const ids = candidates.flatMap((data) => (data ? [data.customer.customer_id] : []));
+    const emails = await this.emailsOf(tx, ids);
+    return candidates.map((data) => (data ? (emails.get(data.customer.customer_id)?.length ?? 0) > 0 : false));
+  }
+
+  handle(tx: Tx, event: RecordedEvent): Promise<void> {
+    return this.mailIssued(tx, event);
   }
 
   /** The customers' addresses, read once per transaction for those not read yet. */

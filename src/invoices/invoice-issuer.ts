@@ -18,6 +18,7 @@ import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';
 import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
+import { OpenDueDates } from './open-due-dates';
 import { InvoiceExtensions, NOTHING_APPLIED } from './invoice-extensions';
 import { invoiceFigures } from './invoice-figures';
 import {
@@ -101,6 +102,7 @@ export class InvoiceIssuer {
     private readonly reader: InvoiceReader,
     private readonly loader: PricingInputsLoader,
     private readonly extensions: InvoiceExtensions,
+    private readonly openDueDates: OpenDueDates,
   ) {}
 
   /**
@@ -236,6 +238,13 @@ export class InvoiceIssuer {
       write_datetime: now,
     }));
     for (const run of insertRuns(schedules)) await insertRows(m, InvoiceSchedule, run.rows);
+    await this.openDueDates.refresh(
+      tx,
+      built.map(({ invoice }) => ({
+        customer_id: invoice.customer_id as number,
+        package_id: invoice.package_id as number | null,
+      })),
+    );
     for (const id of ids) await this.revisions.record(tx, ctx, 'invoice', id, 'Invoice created');
     await this.events.recordMany(tx, ctx, ids, 'insert');
     return ids;

@@ -7,12 +7,14 @@ import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
 import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusStr, readStatus } from './invoice-status';
+import { OpenDueDates } from './open-due-dates';
 
 /**
  * Keeps the stored `invoice_status_str` current. Every writer that changes what an
  * invoice owes (lines, payments, credits, refunds, void, collections) calls `refresh`
  * inside its transaction, after applying the money to invoices it locked with
- * `lockInvoices`; a status that changes records an invoice/status event, and the
+ * `lockInvoices`; the earliest open due date of their customers and subscriptions is
+ * stored again (OpenDueDates); a status that changes records an invoice/status event, and the
  * customer's status (derived from its invoices) is stored with its event in the same
  * moment when it changes too.
  */
@@ -22,6 +24,7 @@ export class InvoiceStatusUpdater {
     private readonly reader: InvoiceReader,
     private readonly events: InvoiceEvents,
     private readonly customers: CustomersService,
+    private readonly openDueDates: OpenDueDates,
   ) {}
 
   /**
@@ -58,6 +61,8 @@ export class InvoiceStatusUpdater {
         await this.events.record(tx, ctx, invoice.invoice_id, 'status');
       }
     }
+    // Before the customers' statuses, which read it.
+    await this.openDueDates.refresh(tx, invoices);
     const customerIds = invoices.filter((i) => changed.includes(i.invoice_id)).map((i) => i.customer_id);
     await this.customers.storeDerivedStatuses(tx, ctx, customerIds);
     return changed;

@@ -50,6 +50,30 @@ export function owesPastDueSql(alias: string, today: string): string {
   return `(${alias}.invoice_status_str IN (${OPEN_STATUSES_SQL}) AND ${alias}.due_date < ${today})`;
 }
 
+/**
+ * An invoice that still owes money: open, neither void nor deleted. The earliest due date
+ * of these is what its customer and subscription store (open-due-dates.ts): they are
+ * overdue exactly while `owesPastDue` holds for one of them.
+ */
+export function openInvoiceSql(alias: string): string {
+  return `(${alias}.invoice_status_str IN (${OPEN_STATUSES_SQL}) AND ${alias}.void_datetime IS NULL
+    AND ${alias}.deleted_datetime IS NULL)`;
+}
+
+/**
+ * `readStatusSql(alias, today) = value` for a known status, written so the database can use
+ * the index on (invoice_status_str, due_date), or null for any other value. The spec checks
+ * it against `readStatus` for every stored status and due date.
+ */
+export function readStatusEqualsSql(alias: string, today: string, value: string): string | null {
+  const stored = `${alias}.invoice_status_str`;
+  const pastDue = `${alias}.due_date < ${accountDateSql(today)}`;
+  const status = value.toLowerCase();
+  if (status === 'open-overdue') return `${stored} = 'open-overdue' OR (${stored} = 'open-unpaid' AND ${pastDue})`;
+  if (status === 'open-unpaid') return `${stored} = 'open-unpaid' AND NOT ${pastDue}`;
+  return status in INVOICE_STATUSES ? `${stored} = '${status}'` : null;
+}
+
 /** `readStatus` as SQL over the invoice alias `alias`, for list filters. */
 export function readStatusSql(alias: string, today: string): string {
   const stored = `${alias}.invoice_status_str`;

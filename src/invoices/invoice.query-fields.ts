@@ -1,5 +1,5 @@
 import { FieldMap } from 'src/core/query/field-map';
-import { readStatusSql } from './invoice-status';
+import { readStatusEqualsSql, readStatusSql } from './invoice-status';
 
 const LINES = 'SELECT 1 FROM invoice_line ql WHERE ql.invoice_id = i.invoice_id AND {cond}';
 
@@ -20,7 +20,7 @@ export function invoiceQueryFields(today: string, extra: FieldMap): FieldMap {
     ship_state: { expr: 'i.ship_state', type: 'string' },
     bill_country: { expr: 'i.bill_country', type: 'string' },
     ship_country: { expr: 'i.ship_country', type: 'string' },
-    invoice_status_str: { expr: status, type: 'string' },
+    invoice_status_str: { expr: status, type: 'string', equals: (value) => readStatusEqualsSql('i', today, value) },
     invoice_status_state: {
       expr: "(CASE WHEN i.invoice_status_str LIKE 'closed%' THEN 'c' ELSE 'o' END)",
       type: 'string',

@@ -10,6 +10,7 @@ import { InvoiceIssueMail } from './invoice-issue-mail';
 import { InvoiceIssuer } from './invoice-issuer';
 import { InvoiceReader } from './invoice-reader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
+import { OpenDueDates } from './open-due-dates';
 import { InvoicePresenter } from './invoice.presenter';
 import { InvoicesController } from './invoices.controller';
 import { InvoicesService } from './invoices.service';
@@ -35,6 +36,7 @@ import { InvoiceDelivery } from './entities/invoice-delivery.entity';
     InvoiceEvents,
     InvoiceExtensions,
     InvoiceStatusUpdater,
+    OpenDueDates,
     InvoiceCustomerFigures,
     InvoiceCustomerDeletion,
     InvoiceIssuer,

@@ -30,6 +30,7 @@ import { InvoiceDraftLine, InvoiceIssuer, lineSpecOf } from './invoice-issuer';
 import { InvoiceReader } from './invoice-reader';
 import { PricingInputsLoader } from './pricing-inputs-loader';
 import { InvoiceStatusUpdater } from './invoice-status-updater';
+import { OpenDueDates } from './open-due-dates';
 import { INVOICE_STATUSES, InvoiceStatusStr, isClosed } from './invoice-status';
 import { invoiceQueryFields } from './invoice.query-fields';
 import { dtoColumns } from 'src/core/validation/dto-columns';
@@ -49,6 +50,7 @@ export class InvoicesService {
     private readonly pricing: PricingInputsLoader,
     private readonly reader: InvoiceReader,
     private readonly statuses: InvoiceStatusUpdater,
+    private readonly openDueDates: OpenDueDates,
     private readonly extensions: InvoiceExtensions,
     private readonly wire: WireFormat,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -138,6 +140,7 @@ export class InvoicesService {
         deleted_datetime: now,
         ...modStamps(ctx, now),
       });
+      await this.openDueDates.refresh(tx, [invoice]);
       await this.revisions.record(tx, ctx, 'invoice', invoice.invoice_id, 'Invoice deleted');
     });
     return true;

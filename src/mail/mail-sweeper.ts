@@ -1,8 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { MailMessage } from './entities/mail-message.entity';
 import { MailService } from './mail.service';
 
@@ -17,7 +16,8 @@ const GRACE_MS = 60_000;
  * MailService makes a message found twice one message sent.
  */
 @Injectable()
-export class MailSweeper implements DueWork, OnModuleInit {
+@DueWork()
+export class MailSweeper implements DueWork {
   readonly name = 'mail.sweep';
   readonly trigger = { kind: 'interval', everyMs: 10_000 } as const;
 
@@ -25,12 +25,7 @@ export class MailSweeper implements DueWork, OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly mail: MailService,
-    private readonly registry: DueWorkRegistry,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   async runDue(): Promise<void> {
     await this.sweep();

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
+import { fitsCurrency, notInUnitMessage } from './currency-units';
 
 /** What a charge draws on: a tokenized card (with its expiry), bank account or vault token. */
 export type ChargeSource =
@@ -91,6 +92,11 @@ export interface GatewayIdentity {
  * another unit. A charge or refund carries the attempt's `reference`: the gateway treats
  * a repeat of a reference as the same request (idempotency key) and answers `lookup`
  * with what it did for it, so an attempt left pending by a crash can be resolved.
+ *
+ * Money moves in a `currency` (ISO 4217, upper case, as the currency table has it): the
+ * invoice's (or the payment's, for a refund). An amount that is not a whole number of the
+ * currency's smallest unit (a fraction of a yen) is refused here for every gateway, never
+ * rounded; callers refuse it earlier with a 400 (`assertFitsCurrency`).
  */
 export abstract class PaymentGateway {
   abstract readonly identity: GatewayIdentity;
@@ -117,14 +123,22 @@ export abstract class PaymentGateway {
     return this.submitAdoptToken(token, payer);
   }
 
-  charge(source: ChargeSource, amount: Decimal, reference: string, options?: ChargeOptions): Promise<GatewayResult> {
+  charge(
+    source: ChargeSource,
+    amount: Decimal,
+    currency: string,
+    reference: string,
+    options?: ChargeOptions,
+  ): Promise<GatewayResult> {
     assertOutsideUnitOfWork('gateway charge');
-    return this.submitCharge(source, amount, reference, options);
+    if (!fitsCurrency(amount, currency)) return Promise.resolve(notInUnit(amount, currency));
+    return this.submitCharge(source, amount, currency, reference, options);
   }
 
-  refund(transid: string, amount: Decimal, reference: string): Promise<GatewayResult> {
+  refund(transid: string, amount: Decimal, currency: string, reference: string): Promise<GatewayResult> {
     assertOutsideUnitOfWork('gateway refund');
-    return this.submitRefund(transid, amount, reference);
+    if (!fitsCurrency(amount, currency)) return Promise.resolve(notInUnit(amount, currency));
+    return this.submitRefund(transid, amount, currency, reference);
   }
 
   void(transid: string): Promise<GatewayResult> {
@@ -139,9 +153,9 @@ export abstract class PaymentGateway {
   }
 
   /** What the gateway did for a charge or refund `reference`; null when it never received it. */
-  lookup(reference: string): Promise<GatewayResult | null> {
+  lookup(reference: string, kind: 'charge' | 'refund' = 'charge'): Promise<GatewayResult | null> {
     assertOutsideUnitOfWork('gateway lookup');
-    return this.submitLookup(reference);
+    return this.submitLookup(reference, kind);
   }
 
   protected abstract submitTokenizeCard(card: CardInput, payer?: GatewayPayer): Promise<string>;
@@ -149,6 +163,7 @@ export abstract class PaymentGateway {
   protected abstract submitCharge(
     source: ChargeSource,
     amount: Decimal,
+    currency: string,
     reference: string,
     options?: ChargeOptions,
   ): Promise<GatewayResult>;
@@ -157,8 +172,24 @@ export abstract class PaymentGateway {
     return Promise.resolve(null);
   }
 
-  protected abstract submitRefund(transid: string, amount: Decimal, reference: string): Promise<GatewayResult>;
+  protected abstract submitRefund(
+    transid: string,
+    amount: Decimal,
+    currency: string,
+    reference: string,
+  ): Promise<GatewayResult>;
   protected abstract submitVoid(transid: string): Promise<GatewayResult>;
   protected abstract submitSettle(source: ChargeSource, transid: string): Promise<GatewayResult>;
-  protected abstract submitLookup(reference: string): Promise<GatewayResult | null>;
+  protected abstract submitLookup(reference: string, kind: 'charge' | 'refund'): Promise<GatewayResult | null>;
+}
+
+/** The answer to a charge or refund whose amount does not fit its currency: nothing was sent. */
+function notInUnit(amount: Decimal, currency: string): GatewayResult {
+  return {
+    outcome: 'error',
+    transid: '',
+    message: notInUnitMessage(amount, currency),
+    errCode: 400,
+    errDetail: 'amount_not_in_currency_unit',
+  };
 }

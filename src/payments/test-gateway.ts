@@ -63,6 +63,8 @@ export interface GatewayRecord {
   reference: string;
   kind: 'charge' | 'refund';
   amount: Decimal;
+  /** ISO 4217 code, as the port was given it. */
+  currency: string;
   result: GatewayResult;
 }
 
@@ -95,12 +97,22 @@ export class TestGateway extends PaymentGateway {
     return Promise.resolve(`tgw_ach_${BANK_SCENARIOS[account.number] ?? 'ok'}_${randomToken()}`);
   }
 
-  protected submitCharge(source: ChargeSource, amount: Decimal, reference: string): Promise<GatewayResult> {
-    return this.once(reference, 'charge', amount, () => this.chargeResult(source));
+  protected submitCharge(
+    source: ChargeSource,
+    amount: Decimal,
+    currency: string,
+    reference: string,
+  ): Promise<GatewayResult> {
+    return this.once({ reference, kind: 'charge', amount, currency }, () => this.chargeResult(source));
   }
 
-  protected submitRefund(_transid: string, amount: Decimal, reference: string): Promise<GatewayResult> {
-    return this.once(reference, 'refund', amount, () => success(this.transid()));
+  protected submitRefund(
+    _transid: string,
+    amount: Decimal,
+    currency: string,
+    reference: string,
+  ): Promise<GatewayResult> {
+    return this.once({ reference, kind: 'refund', amount, currency }, () => success(this.transid()));
   }
 
   protected submitVoid(transid: string): Promise<GatewayResult> {
@@ -118,16 +130,11 @@ export class TestGateway extends PaymentGateway {
     return Promise.resolve(this.done.get(reference)?.result ?? null);
   }
 
-  private once(
-    reference: string,
-    kind: GatewayRecord['kind'],
-    amount: Decimal,
-    act: () => GatewayResult,
-  ): Promise<GatewayResult> {
-    const earlier = this.done.get(reference);
+  private once(request: Omit<GatewayRecord, 'result'>, act: () => GatewayResult): Promise<GatewayResult> {
+    const earlier = this.done.get(request.reference);
     if (earlier) return Promise.resolve(earlier.result);
     const result = act();
-    this.done.set(reference, { reference, kind, amount, result });
+    this.done.set(request.reference, { ...request, result });
     return Promise.resolve(result);
   }
 

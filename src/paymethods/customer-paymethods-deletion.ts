@@ -1,9 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ObjectLiteral } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
 import { RefTarget } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { CustomerDeletion } from 'src/customers/customer-deletion';
+import { CustomerDeletionCascade } from 'src/customers/customer-deletion';
 import { Tx } from 'src/database/unit-of-work';
 import { BANK_ACCOUNT_REF } from './bank-accounts.service';
 import { CARD_REF } from './credit-cards.service';
@@ -17,17 +17,11 @@ const KINDS: RefTarget<ObjectLiteral>[] = [CARD_REF, BANK_ACCOUNT_REF, TOKENIZED
  * their own record of the method used.
  */
 @Injectable()
-export class CustomerPaymethodsDeletion implements OnModuleInit {
-  constructor(
-    private readonly deletion: CustomerDeletion,
-    private readonly revisions: RevisionService,
-  ) {}
+export class CustomerPaymethodsDeletion {
+  constructor(private readonly revisions: RevisionService) {}
 
-  onModuleInit(): void {
-    this.deletion.addCascade((tx, ctx, customerId) => this.removeAllOf(tx, ctx, customerId));
-  }
-
-  private async removeAllOf(tx: Tx, ctx: RequestContext, customerId: number): Promise<void> {
+  @CustomerDeletionCascade()
+  async removeAllOf(tx: Tx, ctx: RequestContext, customerId: number): Promise<void> {
     for (const kind of KINDS) {
       const rows = await tx.manager.find(kind.entity, { where: { customer_id: customerId } });
       for (const row of rows) {

@@ -1,13 +1,13 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CustomerDeletion, refuseWhileCustomerHas } from 'src/customers/customer-deletion';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CustomerDeletionGuard, refuseWhileCustomerHas } from 'src/customers/customer-deletion';
 import { Quote } from './entities/quote.entity';
 
 /** A customer with quotes stays: a quote names its customer (and may become an invoice). */
 @Injectable()
-export class QuoteCustomerDeletion implements OnModuleInit {
-  constructor(private readonly deletion: CustomerDeletion) {}
-
-  onModuleInit(): void {
-    this.deletion.addGuard(refuseWhileCustomerHas(Quote, 'quote'));
+export class QuoteCustomerDeletion {
+  @CustomerDeletionGuard()
+  objection(manager: EntityManager, customerId: number): Promise<string | null> {
+    return refuseWhileCustomerHas(manager, customerId, Quote, 'quote');
   }
 }

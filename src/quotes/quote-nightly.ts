@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, Like, MoreThan } from 'typeorm';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
-import { NightlyTasks } from 'src/core/schedule/nightly-tasks';
+import { NightlyTask } from 'src/core/schedule/nightly-tasks';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { Quote } from './entities/quote.entity';
 import { QuoteEvents } from './quote-events';
@@ -11,19 +11,15 @@ const BATCH = 200;
 
 /** quote/nightly, every night, for new and open quotes only (SPEC "Events"). */
 @Injectable()
-export class QuoteNightly implements OnModuleInit {
+export class QuoteNightly {
   constructor(
-    private readonly tasks: NightlyTasks,
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly events: QuoteEvents,
   ) {}
 
-  onModuleInit(): void {
-    this.tasks.add('quote nightly', () => this.announceOpenQuotes());
-  }
-
-  private async announceOpenQuotes(): Promise<number> {
+  @NightlyTask('quote nightly')
+  async announceOpenQuotes(): Promise<number> {
     let announced = 0;
     let afterId = 0;
     for (;;) {

@@ -61,6 +61,13 @@ export class ReferenceService implements OnModuleInit {
     return this.get('currency_id', id) as Currency | undefined;
   }
 
+  /** The ISO 4217 code of a currency a row points at (every row's currency is in the table). */
+  currencyCode(id: number): string {
+    const currency = this.currency(id);
+    if (!currency) throw new Error(`Currency ${id} is not in the currency table.`);
+    return currency.currency_iso4217;
+  }
+
   terms(id: number | null): Terms | undefined {
     return this.get('terms_id', id) as Terms | undefined;
   }

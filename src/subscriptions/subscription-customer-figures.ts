@@ -1,20 +1,18 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CustomerExtensions } from 'src/customers/customer-figures';
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { CustomerFigures, CustomerFiguresSource, SqlAmountSum } from 'src/customers/customer-figures';
 
 /** Customer `mrr` and `arr` (DESIGN §6): the sum of its subscriptions' MRR; ARR = 12 × MRR. */
 @Injectable()
-export class SubscriptionCustomerFigures implements OnModuleInit {
-  constructor(private readonly customers: CustomerExtensions) {}
+@CustomerFiguresSource()
+export class SubscriptionCustomerFigures implements CustomerFiguresSource {
+  readonly sums = {
+    mrr: (sum: SqlAmountSum, customerId: string) =>
+      `(SELECT ${sum('p.mrr')} FROM package p WHERE p.customer_id = ${customerId})`,
+  };
 
-  onModuleInit(): void {
-    this.customers.addFiguresSource({
-      sums: {
-        mrr: (sum, customerId) => `(SELECT ${sum('p.mrr')} FROM package p WHERE p.customer_id = ${customerId})`,
-      },
-      add: (figures, _kind, amount) => {
-        figures.mrr = figures.mrr.plus(amount);
-        figures.arr = figures.arr.plus(amount.times(12));
-      },
-    });
+  add(figures: CustomerFigures, _kind: string, amount: Decimal): void {
+    figures.mrr = figures.mrr.plus(amount);
+    figures.arr = figures.arr.plus(amount.times(12));
   }
 }

@@ -1,11 +1,10 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, IsNull, LessThanOrEqual, MoreThan } from 'typeorm';
 import { cycleAt, cycleBefore } from 'src/billing/cycles/cycle-calendar';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext, SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { SubscriptionEnding } from './entities/subscription-ending.entity';
@@ -23,13 +22,13 @@ import { SubscriptionProration } from './subscription-proration';
  * unit; a future `cancel_date` ends when it comes, as due work (the test clock steps to it).
  */
 @Injectable()
-export class SubscriptionEndings implements DueWork, OnModuleInit {
+@DueWork()
+export class SubscriptionEndings implements DueWork {
   readonly name = 'subscription.endings';
   readonly trigger = { kind: 'billing-cron' } as const;
   private readonly logger = new Logger('SubscriptionEndings');
 
   constructor(
-    private readonly registry: DueWorkRegistry,
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -38,10 +37,6 @@ export class SubscriptionEndings implements DueWork, OnModuleInit {
     private readonly invoicing: SubscriptionInvoicing,
     private readonly revisions: RevisionService,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   /**
    * Records the end of `sub` at `at`; ends it at once when `at` is now (in the caller's

@@ -1,10 +1,10 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { hasEnded } from 'src/billing/cycles/line-billing';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { NightlyTasks } from 'src/core/schedule/nightly-tasks';
+import { NightlyTask } from 'src/core/schedule/nightly-tasks';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
@@ -23,9 +23,8 @@ const BATCH = 200;
  * its last cycle goes on a final invoice when that cycle ends (SubscriptionEndings).
  */
 @Injectable()
-export class SubscriptionExpiry implements OnModuleInit {
+export class SubscriptionExpiry {
   constructor(
-    private readonly tasks: NightlyTasks,
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -35,13 +34,8 @@ export class SubscriptionExpiry implements OnModuleInit {
     private readonly endings: SubscriptionEndings,
   ) {}
 
-  onModuleInit(): void {
-    this.tasks.add('subscription expiry', () => this.expireEnded());
-    // MRR counts a line in trial from the day its trial ends (DESIGN §6 "MRR/ARR").
-    this.tasks.add('subscription trial MRR', () => this.uow.run((tx) => this.mrr.refreshTrialsEnded(tx.manager)));
-  }
-
   /** How many subscriptions expired. */
+  @NightlyTask('subscription expiry')
   async expireEnded(): Promise<number> {
     const now = this.clock.now();
     let expired = 0;
@@ -93,5 +87,11 @@ export class SubscriptionExpiry implements OnModuleInit {
         return count;
       });
     }
+  }
+
+  /** MRR counts a line in trial from the day its trial ends (DESIGN §6 "MRR/ARR"). */
+  @NightlyTask('subscription trial MRR')
+  refreshTrialsEnded(): Promise<number> {
+    return this.uow.run((tx) => this.mrr.refreshTrialsEnded(tx.manager));
   }
 }

@@ -1,8 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { In, LessThan, Not } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
-import { EventRecorder, PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
+import { PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { accountDate } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Tx } from 'src/database/unit-of-work';
@@ -29,18 +29,14 @@ interface ChangedInvoice {
  * invoices is overdue.
  */
 @Injectable()
-export class SubscriptionOverdueStatus implements RecordedEventListener, OnModuleInit {
+@RecordedEventListener()
+export class SubscriptionOverdueStatus implements RecordedEventListener {
   constructor(
-    private readonly recorder: EventRecorder,
     private readonly clock: Clock,
     private readonly wire: WireFormat,
     private readonly reader: SubscriptionReader,
     private readonly events: SubscriptionEvents,
   ) {}
-
-  onModuleInit(): void {
-    this.recorder.onRecorded(this);
-  }
 
   wants(_tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
     return Promise.resolve(

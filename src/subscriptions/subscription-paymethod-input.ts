@@ -72,7 +72,8 @@ export function defaultPaymethodOf(
   if (method === 'crd' && customer.default_creditcard_id) {
     return { ...none, paymethod: 'crd', creditcard_id: customer.default_creditcard_id };
   }
-  if (method === 'ach' && customer.default_ach_id) return { ...none, paymethod: 'ach', ach_id: customer.default_ach_id };
+  if (method === 'ach' && customer.default_ach_id)
+    return { ...none, paymethod: 'ach', ach_id: customer.default_ach_id };
   if (method === 'tok' && customer.default_tokenized_id) {
     return { ...none, paymethod: 'tok', tokenized_id: customer.default_tokenized_id };
   }

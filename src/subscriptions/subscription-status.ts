@@ -1,5 +1,5 @@
 import { accountDateSql } from 'src/core/time/account-date';
-import { owesPastDueSql } from 'src/invoices/invoice-status';
+import { overdueSql } from 'src/customers/customer-status';
 
 /** Subscription statuses (DESIGN §6 "Subscriptions"): str -> id, name, state. */
 export const SUBSCRIPTION_STATUSES = {
@@ -64,8 +64,8 @@ export function isCancelled(s: StatusFacts): boolean {
  * `today` are literals we format ourselves (never client text).
  */
 export function statusSql(now: string, today: string): string {
-  const overdue = `EXISTS (SELECT 1 FROM invoice oi WHERE oi.package_id = p.package_id
-    AND oi.void_datetime IS NULL AND oi.deleted_datetime IS NULL AND ${owesPastDueSql('oi', accountDateSql(today))})`;
+  // The earliest due date of its open invoices, kept by the invoice writers, is past.
+  const overdue = overdueSql('p.open_due_date', accountDateSql(today));
   const trial = `EXISTS (SELECT 1 FROM package_line tl
     WHERE tl.package_id = p.package_id AND tl.cancel_datetime IS NULL AND tl.expire_datetime IS NULL
     AND (tl.trial_end_datetime > '${now}' OR (tl.trial_recurs IS NOT NULL AND tl.invoices_billed < tl.trial_recurs)))`;

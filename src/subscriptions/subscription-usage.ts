@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
+import { pluginClass, pluginMethod, Plugins } from 'src/core/plugins/plugins';
 import { Item } from 'src/items/entities/item.entity';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
@@ -15,6 +16,9 @@ export interface MeteredLine {
 /** The usage of each line over its period, by line id, read inside the billing unit. */
 export type UsageSource = (m: EntityManager, lines: readonly MeteredLine[]) => Promise<Map<number, Decimal>>;
 
+/** Marks the method that reads stored usage (one in the app). */
+export const UsageSource = pluginMethod<UsageSource, void>();
+
 /**
  * Usage asked outside the database (USAGE_URL), before the unit: every line's usage, or why
  * it could not be had. Null when no such source is configured (stored usage is billed).
@@ -24,16 +28,34 @@ export type UsagePuller = (
   lines: readonly MeteredLine[],
 ) => Promise<{ ok: true; amounts: Map<number, Decimal> } | { ok: false; reason: string }>;
 
+/** A provider that can ask usage outside the database; it is used only while `configured`. */
+export interface OutsideUsage {
+  readonly configured: boolean;
+  pull: UsagePuller;
+}
+
+/** Marks the provider that asks usage outside (USAGE_URL). */
+export const OutsideUsage = pluginClass<OutsideUsage, void>();
+
 /**
  * Where a cycle's invoice finds the usage of its metered lines (a registry: the usage
- * module, above subscriptions, plugs in the pushed usage records and, when USAGE_URL is
- * set, the pull from it). Pulled usage is asked before the unit and passed to the
+ * module, above subscriptions, plugs in the pushed usage records (`@UsageSource()`) and,
+ * when USAGE_URL is set, the pull from it (`@OutsideUsage()`)). Pulled usage is asked before the unit and passed to the
  * invoicer, where it wins over stored usage.
  */
 @Injectable()
-export class SubscriptionUsage {
+export class SubscriptionUsage implements OnModuleInit {
   private source: UsageSource | null = null;
   private puller: UsagePuller | null = null;
+
+  constructor(private readonly plugins: Plugins) {}
+
+  onModuleInit(): void {
+    for (const source of this.plugins.methods(UsageSource)) this.use(source.handler);
+    for (const { instance } of this.plugins.classes(OutsideUsage)) {
+      if (instance.configured) this.usePuller((sub, lines) => instance.pull(sub, lines));
+    }
+  }
 
   use(source: UsageSource): void {
     if (this.source) throw new Error('A usage source is already registered');

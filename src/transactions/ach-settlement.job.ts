@@ -5,7 +5,6 @@ import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
 import { AchAccount } from 'src/paymethods/entities/ach-account.entity';
@@ -22,6 +21,7 @@ export const ACH_SETTLEMENT_JOB = 'payments.settle-ach';
  * a due moment is a pending payment's `settle_after_datetime`.
  */
 @Injectable()
+@DueWork()
 export class AchSettlementJob implements DueWork, OnModuleInit {
   readonly name = ACH_SETTLEMENT_JOB;
   readonly trigger = { kind: 'interval', everyMs: 60_000 } as const;
@@ -35,12 +35,10 @@ export class AchSettlementJob implements DueWork, OnModuleInit {
     private readonly gateway: PaymentGateway,
     private readonly ledger: InvoiceLedger,
     private readonly revisions: RevisionService,
-    private readonly registry: DueWorkRegistry,
   ) {}
 
   onModuleInit(): void {
     this.jobs.register(ACH_SETTLEMENT_JOB, () => this.run().then(() => undefined));
-    this.registry.register(this);
   }
 
   /** Queues a settlement pass (one at a time: the job id folds repeats into one). */

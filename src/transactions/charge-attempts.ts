@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -10,6 +10,9 @@ import { randomToken } from 'src/core/refs/random-token';
 import { lockForUpdate } from 'src/database/dialect';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { addBusinessDays } from 'src/payments/business-days';
+import { assertFitsCurrency } from 'src/payments/currency-units';
+import { ReferenceService } from 'src/reference/reference.service';
+import { Customer } from 'src/customers/entities/customer.entity';
 import { GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
 import { allocate, ApplicationStyle } from './allocation';
 import { pendingReservations, withoutReserved } from './attempt-reservations';
@@ -41,6 +44,8 @@ interface ChargeRequest {
   ctx: RequestContext;
   sources: PaymentSource[];
   fields: ChargeFields;
+  /** The currency the money moves in (absent on attempts opened before it was kept: the customer's). */
+  currency_id?: number;
 }
 
 /** A charge to open: the payer, the invoices and amounts asked for, the sources to try. */
@@ -72,12 +77,14 @@ export function isAccepted(result: GatewayResult): boolean {
 @Injectable()
 export class ChargeAttempts {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly gateway: PaymentGateway,
     private readonly applier: InvoiceApplier,
     private readonly ledger: InvoiceLedger,
     private readonly writer: TransactionWriter,
+    private readonly reference: ReferenceService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -102,6 +109,8 @@ export class ChargeAttempts {
       const style = withScheduledAmounts(order.style, invoices);
       this.applier.assertFits(style, invoices, order.missing);
       const amount = order.amount ?? amountDue(style, invoices);
+      const currencyId = await this.currencyOf(m, order.customerId, invoices);
+      assertFitsCurrency(amount, this.reference.currencyCode(currencyId), 'amount');
       await assertPaymentKeyFree(m, order.fields.external_key);
       const applications = allocate(
         amount,
@@ -109,7 +118,7 @@ export class ChargeAttempts {
         invoices.filter((i) => !i.is_void),
       );
       const customers = new Map(invoices.map((i) => [i.invoice_id, i.customer_id]));
-      const request: ChargeRequest = { ctx, sources: order.sources, fields: order.fields };
+      const request: ChargeRequest = { ctx, sources: order.sources, fields: order.fields, currency_id: currencyId };
       const attempt = m.create(PaymentAttempt, {
         reference: referenceOf(base, 0),
         kind: 'charge',
@@ -138,12 +147,15 @@ export class ChargeAttempts {
 
   /** Steps 2 and 3 for each source in turn, until one is accepted or none is left. */
   async charge(attempt: PaymentAttempt): Promise<{ id: number; result: GatewayResult; source: PaymentSource }> {
-    const { sources, ctx } = attempt.request as unknown as ChargeRequest;
+    const { sources, ctx, currency_id } = attempt.request as unknown as ChargeRequest;
+    const currency = this.reference.currencyCode(
+      currency_id ?? (await this.customerCurrency(this.dataSource.manager, attempt.customer_id)),
+    );
     // A customer on a hosted page can authenticate (3-D Secure); anyone else's charge is off-session.
     const options = { payer: { customerId: attempt.customer_id }, offSession: ctx.customerPresent !== true };
     for (let index = 0; ; index++) {
       const reference = referenceOf(baseOf(attempt.reference), index);
-      const result = await this.gateway.charge(sources[index].charge, attempt.amount, reference, options);
+      const result = await this.gateway.charge(sources[index].charge, attempt.amount, currency, reference, options);
       const final = isAccepted(result) || index === sources.length - 1;
       const id = await this.record(attempt, reference, result, final);
       if (final) return { id, result, source: sources[index] };
@@ -197,6 +209,29 @@ export class ChargeAttempts {
     });
   }
 
+  /**
+   * The currency a charge moves money in: its invoices' (a payment applies to invoices of
+   * one currency only), else the customer's.
+   */
+  private currencyOf(m: EntityManager, customerId: number, invoices: PayableInvoice[]): Promise<number> {
+    const currencies = [...new Set(invoices.filter((i) => !i.is_void).map((i) => i.currency_id))];
+    if (currencies.length > 1) {
+      const codes = currencies.map((id) => this.reference.currencyCode(id)).join(', ');
+      throw ApiError.badRequest(
+        `Field "applied_to": the invoices are in different currencies (${codes}); pay each currency with its own payment.`,
+      );
+    }
+    return currencies.length ? Promise.resolve(currencies[0]) : this.customerCurrency(m, customerId);
+  }
+
+  private async customerCurrency(m: EntityManager, customerId: number): Promise<number> {
+    const customer = await m.findOneOrFail(Customer, {
+      where: { customer_id: customerId },
+      select: { customer_id: true, currency_id: true },
+    });
+    return customer.currency_id;
+  }
+
   private async writeTransaction(
     tx: Tx,
     attempt: PaymentAttempt,
@@ -226,6 +261,8 @@ export class ChargeAttempts {
       ctx,
       {
         customer_id: attempt.customer_id,
+        // Recorded in the currency the money moved in (the writer's default: the customer's).
+        ...(request.currency_id !== undefined && { currency_id: request.currency_id }),
         transaction_type: 'pay',
         amount: attempt.amount,
         status_str: STATUS_OF[result.outcome],

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
@@ -8,7 +8,6 @@ import { lockCustomers } from 'src/customers/customer-lock';
 import { lockForUpdate } from 'src/database/dialect';
 import { Tx } from 'src/database/unit-of-work';
 import { CreditMemoToRecord, InvoiceCreditHandler, IssuedForCredit } from 'src/invoices/invoice-credit';
-import { InvoiceExtensions } from 'src/invoices/invoice-extensions';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
 import { InvoiceLedger } from './invoice-ledger';
@@ -28,24 +27,20 @@ export interface OpenCreditEntry {
 
 /**
  * The customer's credit balance (DESIGN §6 "Credits"): unapplied payments and credit
- * memos, spent oldest first. Registered as the invoices' credit handler, so every invoice
+ * memos, spent oldest first. Marked as the invoices' credit handler, so every invoice
  * the server issues itself takes the open credit before collection charges the rest, and a
  * subscription's credit beyond its invoice becomes a credit memo (`cre`, `credit`).
  * `pay {use_customer_balance}` spends it the same way.
  */
 @Injectable()
-export class CustomerCredit implements InvoiceCreditHandler, OnModuleInit {
+@InvoiceCreditHandler()
+export class CustomerCredit implements InvoiceCreditHandler {
   constructor(
-    private readonly extensions: InvoiceExtensions,
     private readonly writer: TransactionWriter,
     private readonly ledger: InvoiceLedger,
     private readonly revisions: RevisionService,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit(): void {
-    this.extensions.setCreditHandler(this);
-  }
 
   async recordMemos(tx: Tx, ctx: RequestContext, memos: readonly CreditMemoToRecord[]): Promise<void> {
     for (const memo of memos) {

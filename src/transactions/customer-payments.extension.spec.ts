@@ -1,20 +1,15 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { CustomerExtensions, CustomerFiguresSource } from 'src/customers/customer-figures';
+import { CustomerFiguresSource } from 'src/customers/customer-figures';
 import { amountSum } from 'src/core/money/amount-sum';
 import { openMemorySqlite } from 'src/database/memory-sqlite.spec-helper';
 import { CustomerPaymentsExtension } from './customer-payments.extension';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 import { Transaction } from './entities/transaction.entity';
 
-/** The figures source the extension registers, captured. */
+/** The extension is the payments' figures source. */
 function paymentsSource(): CustomerFiguresSource {
-  const sources: CustomerFiguresSource[] = [];
-  const extensions = new CustomerExtensions();
-  extensions.addFiguresSource = (source) => void sources.push(source);
-  new CustomerPaymentsExtension(extensions).onModuleInit();
-  expect(sources).toHaveLength(1);
-  return sources[0];
+  return new CustomerPaymentsExtension();
 }
 
 describe('CustomerPaymentsExtension figures on SQLite', () => {

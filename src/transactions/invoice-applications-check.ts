@@ -1,5 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InvoiceExtensions } from 'src/invoices/invoice-extensions';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { InvoiceInFlightCheck, InvoiceReferenceCheck } from 'src/invoices/invoice-extensions';
 import { pendingReservations } from './attempt-reservations';
 import { TransactionApplied } from './entities/transaction-applied.entity';
 
@@ -11,23 +12,22 @@ import { TransactionApplied } from './entities/transaction-applied.entity';
  * attempt reserves part of the balance): the payment would land on a void or missing invoice.
  */
 @Injectable()
-export class InvoiceApplicationsCheck implements OnModuleInit {
-  constructor(private readonly extensions: InvoiceExtensions) {}
+export class InvoiceApplicationsCheck {
+  @InvoiceInFlightCheck()
+  async pendingCharge(m: EntityManager, invoiceId: number): Promise<string | null> {
+    const reserved = (await pendingReservations(m)).invoices.get(invoiceId);
+    return reserved ? `a payment of ${reserved.toFixed(2)} is being charged for it` : null; // stop-check: deliberate, decimal.js's toFixed, for a message
+  }
 
-  onModuleInit(): void {
-    this.extensions.addInFlightCheck(async (m, invoiceId) => {
-      const reserved = (await pendingReservations(m)).invoices.get(invoiceId);
-      return reserved ? `a payment of ${reserved.toFixed(2)} is being charged for it` : null; // stop-check: deliberate, decimal.js's toFixed, for a message
-    });
-    this.extensions.addReferenceCheck(async (m, invoiceId) => {
-      const rows = await m
-        .createQueryBuilder(TransactionApplied, 'ta')
-        .select('DISTINCT ta.transaction_id', 'id')
-        .where('ta.invoice_id = :invoiceId', { invoiceId })
-        .orderBy('ta.transaction_id')
-        .getRawMany<{ id: number | string }>();
-      if (rows.length === 0) return null;
-      return `transaction(s) ${rows.map((row) => Number(row.id)).join(', ')} name it in applied_to`;
-    });
+  @InvoiceReferenceCheck()
+  async namingTransactions(m: EntityManager, invoiceId: number): Promise<string | null> {
+    const rows = await m
+      .createQueryBuilder(TransactionApplied, 'ta')
+      .select('DISTINCT ta.transaction_id', 'id')
+      .where('ta.invoice_id = :invoiceId', { invoiceId })
+      .orderBy('ta.transaction_id')
+      .getRawMany<{ id: number | string }>();
+    if (rows.length === 0) return null;
+    return `transaction(s) ${rows.map((row) => Number(row.id)).join(', ')} name it in applied_to`;
   }
 }

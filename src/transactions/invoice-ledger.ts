@@ -10,6 +10,8 @@ export interface PayableInvoice {
   /** The subscription it came from (payment-method selection step 1). */
   package_id: number | null;
   date: string;
+  /** What it is billed in (a payment of it moves money in this currency). */
+  currency_id: number;
   is_void: boolean;
   /** Balance as of the read, counting every application already committed. */
   balance: Decimal;

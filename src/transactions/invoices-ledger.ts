@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
@@ -8,7 +8,7 @@ import { EntityReader } from 'src/database/entity-reader';
 import { Tx } from 'src/database/unit-of-work';
 import { InvoiceSchedule } from 'src/invoices/entities/invoice-schedule.entity';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
-import { InvoiceApplied, InvoiceExtensions } from 'src/invoices/invoice-extensions';
+import { InvoiceApplied, InvoiceAppliedSource, InvoiceQueryFields } from 'src/invoices/invoice-extensions';
 import { lockInvoices } from 'src/invoices/invoice-lock';
 import { InvoiceReader } from 'src/invoices/invoice-reader';
 import { InvoiceStatusUpdater } from 'src/invoices/invoice-status-updater';
@@ -36,28 +36,24 @@ type AppliedRow = ReadApplication & { transaction: AppliedBy };
  * invoice/status events) after every change.
  */
 @Injectable()
-export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
+@InvoiceAppliedSource()
+@InvoiceQueryFields({
+  'transaction.transaction_id': {
+    expr: 'qta.transaction_id',
+    type: 'int',
+    exists: 'SELECT 1 FROM transaction_applied qta WHERE qta.invoice_id = i.invoice_id AND {cond}',
+  },
+})
+export class InvoicesLedger extends InvoiceLedger implements InvoiceAppliedSource {
   /** Built on first use (they need the data source). */
   private appliedReader: EntityReader<ReadApplication> | null = null;
   private totalsReader: EntityReader<Pick<Invoice, 'invoice_id' | 'total'>> | null = null;
 
   constructor(
-    private readonly extensions: InvoiceExtensions,
     private readonly reader: InvoiceReader,
     private readonly statuses: InvoiceStatusUpdater,
   ) {
     super();
-  }
-
-  onModuleInit(): void {
-    this.extensions.addAppliedSource({ appliedFor: (m, ids) => this.appliedFor(m, ids) });
-    this.extensions.addQueryFields({
-      'transaction.transaction_id': {
-        expr: 'qta.transaction_id',
-        type: 'int',
-        exists: 'SELECT 1 FROM transaction_applied qta WHERE qta.invoice_id = i.invoice_id AND {cond}',
-      },
-    });
   }
 
   /** With each invoice's scheduled payments and their balances (one more query). */
@@ -105,6 +101,7 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
       customer_id: i.customer_id,
       package_id: i.package_id,
       date: i.date,
+      currency_id: i.currency_id,
       is_void: i.void_datetime !== null,
       balance: figures.get(i.invoice_id)!.balance,
     }));
@@ -115,7 +112,7 @@ export class InvoicesLedger extends InvoiceLedger implements OnModuleInit {
    * order), and the invoices' totals for the paid date. Only successful and pending
    * transactions count; a failed payment attempt counts as a decline.
    */
-  private async appliedFor(m: EntityManager, invoiceIds: number[]): Promise<Map<number, Partial<InvoiceApplied>>> {
+  async appliedFor(m: EntityManager, invoiceIds: number[]): Promise<Map<number, Partial<InvoiceApplied>>> {
     // Only the columns the money applied derives from, through precomputed readers: every
     // invoice of a subscription is asked about whenever it is presented (a billing run's
     // package/generate), and whole transactions made that cost grow with its history.

@@ -1,7 +1,6 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, LessThanOrEqual } from 'typeorm';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { PaymentGateway } from 'src/payments/payment-gateway';
 import { ChargeAttempts } from './charge-attempts';
 import { PaymentAttempt } from './entities/payment-attempt.entity';
@@ -18,7 +17,8 @@ export const ATTEMPT_GRACE_MS = 10 * 60_000;
  * work, checked every minute; a due moment is a pending attempt's end of grace.
  */
 @Injectable()
-export class PaymentAttemptSweeper implements DueWork, OnModuleInit {
+@DueWork()
+export class PaymentAttemptSweeper implements DueWork {
   readonly name = 'payments.attempt-sweep';
   readonly trigger = { kind: 'interval', everyMs: 60_000 } as const;
   private readonly logger = new Logger('PaymentAttemptSweeper');
@@ -28,12 +28,7 @@ export class PaymentAttemptSweeper implements DueWork, OnModuleInit {
     private readonly gateway: PaymentGateway,
     private readonly charges: ChargeAttempts,
     private readonly refunds: RefundAttempts,
-    private readonly registry: DueWorkRegistry,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   async runDue(asOf: Date): Promise<void> {
     await this.sweep(asOf);
@@ -57,7 +52,7 @@ export class PaymentAttemptSweeper implements DueWork, OnModuleInit {
       order: { payment_attempt_id: 'ASC' },
     });
     for (const attempt of stale) {
-      const result = await this.gateway.lookup(attempt.reference);
+      const result = await this.gateway.lookup(attempt.reference, attempt.kind);
       if (attempt.kind === 'refund') await this.refunds.resolve(attempt, result);
       else if (result) await this.charges.record(attempt, attempt.reference, result, true);
       else await this.charges.abandon(attempt.payment_attempt_id, attempt.reference);

@@ -10,6 +10,8 @@ import { randomToken } from 'src/core/refs/random-token';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { assertFitsCurrency } from 'src/payments/currency-units';
+import { ReferenceService } from 'src/reference/reference.service';
 import { GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
 import { allocate } from './allocation';
 import { lockAttempt } from './charge-attempts';
@@ -46,6 +48,7 @@ export class RefundAttempts {
     private readonly gateway: PaymentGateway,
     private readonly ledger: InvoiceLedger,
     private readonly writer: TransactionWriter,
+    private readonly reference: ReferenceService,
   ) {}
 
   /** `amount` defaults to what is left to refund, never more; unapplied money goes back first. */
@@ -56,11 +59,14 @@ export class RefundAttempts {
     if (payment.transaction_type !== 'pay') throw ApiError.badRequest('Only a payment can be refunded.');
     if (payment.status_str !== 'ok-successful') throw notRefundable();
     // Checked first without locks, so a bad request fails fast and writes nothing.
-    await this.plan(m, payment, rawAmount);
+    const currency = this.reference.currencyCode(payment.currency_id);
+    const planned = await this.plan(m, payment, rawAmount);
+    // A refund goes back in the payment's currency, in whole units of it (never rounded).
+    assertFitsCurrency(planned.amount, currency, 'amount');
     const attempt = await this.open(ctx, payment, rawAmount);
     const result =
       payment.gateway_id !== null
-        ? await this.gateway.refund(payment.gateway_transid ?? '', attempt.amount, attempt.reference)
+        ? await this.gateway.refund(payment.gateway_transid ?? '', attempt.amount, currency, attempt.reference)
         : null;
     if (result && result.outcome !== 'success') {
       await this.fail(attempt);

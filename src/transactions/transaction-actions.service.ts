@@ -11,6 +11,7 @@ import { centsText } from 'src/core/money/money-format';
 import { modStamps } from 'src/core/context/record-stamps';
 import { lockForUpdate } from 'src/database/dialect';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { PaymentGateway } from 'src/payments/payment-gateway';
 import { parsePositiveAmount } from './amount-input';
 import { parseAppliedTo } from './applied-to-input';
 import { DeclineDto } from './dto/transaction-actions.dto';
@@ -37,12 +38,24 @@ export class TransactionActionsService {
     private readonly applier: InvoiceApplier,
     private readonly ledger: InvoiceLedger,
     private readonly refunds: RefundAttempts,
+    private readonly gateway: PaymentGateway,
   ) {}
 
   /** Void: no gateway call (SPEC); its money stops counting on its invoices. */
   async void(ctx: RequestContext, ref: string): Promise<true> {
     const found = await findByPathRef(this.dataSource.manager, TRANSACTION_REF, ref);
     if (found.status_str === 'void-voided') throw ApiError.badRequest('This transaction is already void.');
+    // The gateway cancels the charge first, so it can no longer collect; one it cannot
+    // cancel any more (Stripe: succeeded, or a bank debit under way) stays as it is.
+    if (
+      found.transaction_type === 'pay' &&
+      found.gateway_transid &&
+      found.gateway_type === this.gateway.identity.gatewayType
+    ) {
+      const result = await this.gateway.void(found.gateway_transid);
+      if (result.outcome !== 'success')
+        throw ApiError.badRequest(`This payment could not be voided: ${result.message}`);
+    }
     await this.changeStatus(
       ctx,
       found,

@@ -1,15 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CustomerActivity } from 'src/customers/customer-activity';
+import { Injectable } from '@nestjs/common';
+import { CustomerActivitySource } from 'src/customers/customer-activity';
 
 /** A transaction dated on or after the date counts as customer activity. */
 @Injectable()
-export class TransactionCustomerActivity implements OnModuleInit {
-  constructor(private readonly activity: CustomerActivity) {}
-
-  onModuleInit(): void {
-    this.activity.addSource(
-      (customerId, since) =>
-        `EXISTS (SELECT 1 FROM payment_transaction tx_a WHERE tx_a.customer_id = ${customerId} AND tx_a.transaction_date >= ${since})`,
-    );
+export class TransactionCustomerActivity {
+  @CustomerActivitySource()
+  activitySql(customerId: string, since: string): string {
+    return `EXISTS (SELECT 1 FROM payment_transaction tx_a WHERE tx_a.customer_id = ${customerId} AND tx_a.transaction_date >= ${since})`;
   }
 }

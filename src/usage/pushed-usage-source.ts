@@ -1,23 +1,18 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { Brackets, EntityManager, In } from 'typeorm';
 import { aggregateUsage, UsageOption, UsageType } from 'src/billing/usage/usage-aggregation';
-import { MeteredLine, SubscriptionUsage } from 'src/subscriptions/subscription-usage';
+import { MeteredLine, UsageSource } from 'src/subscriptions/subscription-usage';
 import { UsageRecord } from './entities/usage-record.entity';
 
 /**
- * Pushed usage as the source of a cycle's metered lines (registered on the subscriptions'
+ * Pushed usage as the source of a cycle's metered lines (marked for the subscriptions'
  * SubscriptionUsage): the records of each line whose `from_datetime` falls in its period,
  * combined by type and rounding (billing/usage/usage-aggregation.ts). One query per invoice.
  */
 @Injectable()
-export class PushedUsageSource implements OnModuleInit {
-  constructor(private readonly usage: SubscriptionUsage) {}
-
-  onModuleInit(): void {
-    this.usage.use((m, lines) => this.amounts(m, lines));
-  }
-
+export class PushedUsageSource {
+  @UsageSource()
   async amounts(m: EntityManager, lines: readonly MeteredLine[]): Promise<Map<number, Decimal>> {
     const query = m
       .createQueryBuilder(UsageRecord, 'u')

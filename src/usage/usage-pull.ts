@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
@@ -9,7 +9,7 @@ import { CustomersService } from 'src/customers/customers.service';
 import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { SubscriptionReader } from 'src/subscriptions/subscription-reader';
-import { MeteredLine, SubscriptionUsage } from 'src/subscriptions/subscription-usage';
+import { MeteredLine, OutsideUsage } from 'src/subscriptions/subscription-usage';
 import { postPinned } from 'src/webhooks/delivery/pinned-post';
 import { SharedTokenService } from 'src/webhooks/delivery/shared-token.service';
 import { HostResolver, systemResolver, TargetRefusedError, vetTarget } from 'src/webhooks/delivery/target-url-guard';
@@ -29,7 +29,8 @@ const MAX_ANSWER_CHARS = 2048;
  * usage that could not be read is billed as zero.
  */
 @Injectable()
-export class UsagePull implements OnModuleInit {
+@OutsideUsage()
+export class UsagePull implements OutsideUsage {
   /** Replaceable in tests, to point names at chosen addresses. */
   resolver: HostResolver = systemResolver;
 
@@ -40,15 +41,12 @@ export class UsagePull implements OnModuleInit {
     private readonly sharedToken: SharedTokenService,
     private readonly subscriptions: SubscriptionReader,
     private readonly customers: CustomersService,
-    private readonly usage: SubscriptionUsage,
   ) {}
 
-  /** With USAGE_URL set, subscription invoices take their usage from it (the `invoice` action too). */
-  onModuleInit(): void {
-    if (this.configured) this.usage.usePuller((sub, lines) => this.pull(sub, lines));
-  }
-
-  /** With USAGE_URL unset, pushed usage records are billed instead. */
+  /**
+   * With USAGE_URL set, subscription invoices take their usage from it (the `invoice`
+   * action too); unset, pushed usage records are billed instead.
+   */
   get configured(): boolean {
     return this.config.usageUrl !== undefined;
   }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { insertRowsReturningIds } from 'src/database/insert-row';
+import { CreditCard } from 'src/paymethods/entities/credit-card.entity';
 import { SubscriptionLine } from 'src/subscriptions/entities/subscription-line.entity';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 
@@ -11,7 +12,8 @@ const BATCH = 500;
  * `count` copies of subscription `templateId` (its row and its live lines, same next
  * cycle), written in batched INSERTs: thousands of due subscriptions in seconds, for fault
  * tests and benchmarks. Each copy has a customer of its own (a copy of the template's, as
- * real data has), so no customer's figures grow with the count. Returns the new package ids.
+ * real data has), so no customer's figures grow with the count; a template paying by card
+ * gives each copy a copy of that card, its customer's own. Returns the new package ids.
  */
 export async function cloneSubscriptions(dataSource: DataSource, templateId: number, count: number): Promise<number[]> {
   const m = dataSource.manager;
@@ -20,6 +22,9 @@ export async function cloneSubscriptions(dataSource: DataSource, templateId: num
     customer_id: template.customer_id,
   });
   const lines = await m.findBy(SubscriptionLine, { package_id: templateId });
+  const card = template.creditcard_id
+    ? await m.findOneByOrFail(CreditCard, { creditcard_id: template.creditcard_id })
+    : null;
   const ids: number[] = [];
   for (let done = 0; done < count; done += BATCH) {
     const size = Math.min(BATCH, count - done);
@@ -28,9 +33,11 @@ export async function cloneSubscriptions(dataSource: DataSource, templateId: num
       Customer,
       Array.from({ length: size }, () => ({ ...customer, token: randomBytes(6).toString('hex'), external_key: null })),
     );
-    const rows = customerIds.map((customer_id) => ({
+    const cardIds = card ? await cloneCards(m, card, customerIds) : [];
+    const rows = customerIds.map((customer_id, i) => ({
       ...template,
       customer_id,
+      creditcard_id: card ? cardIds[i] : template.creditcard_id,
       token: randomBytes(6).toString('hex'),
       external_key: null,
     }));
@@ -42,4 +49,19 @@ export async function cloneSubscriptions(dataSource: DataSource, templateId: num
     ids.push(...packageIds);
   }
   return ids;
+}
+
+/** A copy of `card` for each customer (same brand, expiry and gateway token). */
+function cloneCards(m: EntityManager, card: CreditCard, customerIds: number[]): Promise<number[]> {
+  const { creditcard_id: _id, ...fields } = card;
+  return insertRowsReturningIds(
+    m,
+    CreditCard,
+    customerIds.map((customer_id) => ({
+      ...fields,
+      customer_id,
+      token: randomBytes(6).toString('hex'),
+      external_key: null,
+    })),
+  );
 }

@@ -69,6 +69,13 @@ export class FakeStripe {
   refuseRawCards = false;
   /** When set, PaymentIntent search answers 404 (Stripe-compatible servers without search). */
   withoutSearch = false;
+  /**
+   * When set, every new PaymentIntent answers with this status and no `last_payment_error`
+   * whatever its card (what stripe-mock's fixtures answer to a confirmed PaymentIntent).
+   */
+  intentStatus: string | null = null;
+  /** Told of every request as it arrives (the standalone server prints them). */
+  onRequest: ((request: StripeRequest) => void) | null = null;
   readonly customers = new Map<string, Json>();
   readonly methods = new Map<string, FakeMethod>();
   readonly intents = new Map<string, Json>();
@@ -77,16 +84,20 @@ export class FakeStripe {
   private server!: Server;
   url = '';
 
-  static async start(): Promise<FakeStripe> {
+  /** Listens on 127.0.0.1 at `port` (0: any free port). */
+  static async start(port = 0): Promise<FakeStripe> {
     const fake = new FakeStripe();
     fake.server = createServer((req, res) => void fake.handle(req, res));
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => fake.server.listen(port, '127.0.0.1', resolve));
     fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     return fake;
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // The SDK keeps its connections alive: end them, or close waits for them.
+    this.server.closeAllConnections();
+    return closed;
   }
 
   /** Requests to a path (`/v1/payment_intents`), by method. */
@@ -154,6 +165,7 @@ export class FakeStripe {
       authorization: req.headers.authorization,
     };
     this.requests.push(request);
+    this.onRequest?.(request);
     if (!/^Bearer sk_test_/.test(request.authorization ?? '')) {
       return send(res, 401, stripeError('invalid_request_error', 'Invalid API Key provided.'));
     }
@@ -200,22 +212,19 @@ export class FakeStripe {
     if (parts[1] === 'payment_intents' && parts[2]) {
       const intent = this.intents.get(parts[2]);
       if (!intent) return [404, stripeError('invalid_request_error', `No such payment_intent: '${parts[2]}'`)];
-      if (r.method === 'POST' && parts[3] === 'cancel') intent.status = 'canceled';
+      if (r.method === 'POST' && parts[3] === 'cancel') {
+        if (!CANCELABLE.includes(intent.status as string)) {
+          const message = `You cannot cancel this PaymentIntent because it has a status of ${intent.status as string}.`;
+          return [400, stripeError('invalid_request_error', message, 'payment_intent_unexpected_state')];
+        }
+        intent.status = 'canceled';
+      }
       return [200, intent];
     }
-    if (r.method === 'POST' && r.path === '/v1/refunds') {
-      const intent = this.intents.get(f.payment_intent);
-      if (!intent) return [404, stripeError('invalid_request_error', `No such payment_intent: '${f.payment_intent}'`)];
-      const refund = {
-        id: this.id('re'),
-        object: 'refund',
-        amount: Number(f.amount ?? intent.amount),
-        payment_intent: intent.id,
-        status: 'succeeded',
-        metadata: metadataOf(f),
-      };
-      this.refunds.set(refund.id, refund);
-      return [200, refund];
+    if (r.method === 'POST' && r.path === '/v1/refunds') return this.createRefund(f);
+    if (r.method === 'GET' && r.path === '/v1/refunds') {
+      const data = [...this.refunds.values()].reverse();
+      return [200, { object: 'list', data, has_more: false, url: '/v1/refunds' }];
     }
     return [404, stripeError('invalid_request_error', `Unrecognized request URL (${r.method}: ${r.path})`)];
   }
@@ -253,7 +262,48 @@ export class FakeStripe {
     return [200, publicMethod(method)];
   }
 
+  /** As Stripe: an amount in the PaymentIntent's smallest unit, never more than is left unrefunded. */
+  private createRefund(f: Record<string, string>): [number, Json] {
+    const intent = this.intents.get(f.payment_intent);
+    if (!intent) return [404, stripeError('invalid_request_error', `No such payment_intent: '${f.payment_intent}'`)];
+    if (intent.status !== 'succeeded') {
+      return [
+        400,
+        stripeError('invalid_request_error', 'This PaymentIntent does not have a successful charge to refund.'),
+      ];
+    }
+    const refunded = [...this.refunds.values()]
+      .filter((r) => r.payment_intent === intent.id)
+      .reduce((sum, r) => sum + (r.amount as number), 0);
+    const amount = f.amount === undefined ? (intent.amount as number) - refunded : Number(f.amount);
+    const invalid = amountProblem(f.amount ?? String(amount), intent.currency as string);
+    if (invalid) return [400, stripeError('invalid_request_error', invalid, 'amount_invalid')];
+    if (amount + refunded > (intent.amount as number)) {
+      return [
+        400,
+        stripeError(
+          'invalid_request_error',
+          `Refund amount (${amount}) is greater than unrefunded amount on charge (${(intent.amount as number) - refunded})`,
+          'amount_too_large',
+        ),
+      ];
+    }
+    const refund = {
+      id: this.id('re'),
+      object: 'refund',
+      amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      status: 'succeeded',
+      metadata: metadataOf(f),
+    };
+    this.refunds.set(refund.id, refund);
+    return [200, refund];
+  }
+
   private createIntent(f: Record<string, string>): [number, Json] {
+    const invalid = amountProblem(f.amount, f.currency);
+    if (invalid) return [400, stripeError('invalid_request_error', invalid, 'parameter_invalid')];
     const method = this.methods.get(f.payment_method);
     if (!method)
       return [
@@ -276,6 +326,10 @@ export class FakeStripe {
       status: 'succeeded',
     };
     this.intents.set(intent.id as string, intent);
+    if (this.intentStatus) {
+      intent.status = this.intentStatus;
+      return [200, intent];
+    }
     const offSession = f.off_session === 'true';
     switch (method.scenario) {
       case 'bank':
@@ -329,6 +383,23 @@ export class FakeStripe {
   private id(prefix: string): string {
     return `${prefix}_${randomBytes(8).toString('hex')}`;
   }
+}
+
+/** The statuses Stripe lets a PaymentIntent be canceled from. */
+const CANCELABLE = ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action'];
+
+/** Stripe's three-decimal currencies: their amounts end in 0 (https://docs.stripe.com/currencies#three-decimal). */
+const THREE_DECIMAL = ['bhd', 'jod', 'kwd', 'omr', 'tnd'];
+
+/** What Stripe says of an amount and currency it refuses; null when they are good. */
+function amountProblem(amount: string | undefined, currency: string | undefined): string | null {
+  if (!currency || !/^[a-z]{3}$/.test(currency)) return `Invalid currency: ${currency ?? '(missing)'}`;
+  if (!amount || !/^[1-9]\d*$/.test(amount)) {
+    return `Invalid integer: ${amount ?? '(missing)'} (amounts are integers in the smallest currency unit)`;
+  }
+  if (THREE_DECIMAL.includes(currency) && !amount.endsWith('0'))
+    return 'Amounts in three-decimal currencies must end in 0.';
+  return null;
 }
 
 function publicMethod(method: FakeMethod): Json {

@@ -61,7 +61,7 @@ async function readyTemplate(connection: Connection, db: DbConfig): Promise<stri
   return template;
 }
 
-/** Every table of `from` (schema, keys and rows) into a new database `to`. */
+/** Every table of `from` (schema, keys and rows) and its triggers into a new database `to`. */
 async function copyDatabase(connection: Connection, from: string, to: string): Promise<void> {
   const [tables] = await connection.query<RowDataPacket[]>(
     `SELECT TABLE_NAME AS name FROM information_schema.TABLES
@@ -77,6 +77,15 @@ async function copyDatabase(connection: Connection, from: string, to: string): P
     const [[created]] = await connection.query<RowDataPacket[]>(`SHOW CREATE TABLE \`${from}\`.\`${name}\``);
     statements.push(created['Create Table'] as string);
     statements.push(`INSERT INTO \`${name}\` SELECT * FROM \`${from}\`.\`${name}\``);
+  }
+  // Row triggers (rollups) after the rows, so copying the rows does not count them twice.
+  const [triggers] = await connection.query<RowDataPacket[]>(
+    'SELECT TRIGGER_NAME AS name FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ? ORDER BY TRIGGER_NAME',
+    [from],
+  );
+  for (const { name } of triggers as { name: string }[]) {
+    const [[created]] = await connection.query<RowDataPacket[]>(`SHOW CREATE TRIGGER \`${from}\`.\`${name}\``);
+    statements.push(created['SQL Original Statement'] as string);
   }
   statements.push('SET FOREIGN_KEY_CHECKS = 1');
   await connection.query(statements.join(';\n'));

@@ -60,16 +60,36 @@ export interface StatementSpy {
  */
 export async function spyOnStatements(dataSource: DataSource): Promise<StatementSpy> {
   const runner = dataSource.createQueryRunner();
-  const spies = [
-    jest.spyOn(Object.getPrototypeOf(runner) as { query: () => Promise<unknown> }, 'query'),
-    jest.spyOn(rawQuery, 'queryArrays'),
-    jest.spyOn(rawQuery, 'queryRows'),
-  ];
+  const proto = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
   await runner.release();
-  spies.forEach((spy) => spy.mockClear());
+  let count = 0;
+  // A raw query that goes through TypeORM (prepared statements off, DB_FAST_PATHS) calls the
+  // runner's query synchronously, inside its own call: one statement, counted once.
+  let insideRaw = false;
+  const query = proto.query;
+  const spies = [
+    jest.spyOn(proto, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      if (!insideRaw) count++;
+      return query.apply(this, args);
+    }),
+    ...(['queryArrays', 'queryRows'] as const).map((name) => {
+      const raw = rawQuery[name] as (...args: unknown[]) => Promise<never>;
+      return jest.spyOn(rawQuery, name).mockImplementation((...args: unknown[]) => {
+        count++;
+        insideRaw = true;
+        try {
+          return raw(...args);
+        } finally {
+          insideRaw = false;
+        }
+      });
+    }),
+  ];
   return {
-    count: () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0),
-    clear: () => spies.forEach((spy) => spy.mockClear()),
+    count: () => count,
+    clear: () => {
+      count = 0;
+    },
     restore: () => spies.forEach((spy) => spy.mockRestore()),
   };
 }

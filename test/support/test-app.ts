@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModule } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import request from 'supertest';
@@ -35,14 +35,23 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A test's configuration and its Nest module graph on a fresh database, not yet started. */
+export interface TestModule {
+  config: AppConfig;
+  moduleRef: TestingModule;
+  /** Drops the scratch MariaDB database (unless kept); nothing on SQLite. */
+  dropDatabase: () => Promise<void>;
+}
+
 /**
- * A fresh app on a fresh database per test file: SQLite in memory by default, or a
- * scratch MariaDB/MySQL database when DB_TYPE=mysql (dropped on close).
+ * The module graph of the whole application on a fresh database: SQLite in memory by
+ * default, or a scratch MariaDB/MySQL database when DB_TYPE=mysql. Shared by the HTTP tier
+ * (createTestApp) and the service tier (createServiceApp, no HTTP server).
  */
-export async function createTestApp(
+export async function compileTestModule(
   env: Record<string, string> = {},
   options: { keepDatabase?: boolean } = {},
-): Promise<TestApp> {
+): Promise<TestModule> {
   const dbType = process.env.DB_TYPE ?? 'sqlite';
   // A unique name also keeps Redis keys (queues, rate-limit counters) apart between runs.
   // `env.DB_NAME` reopens a database kept by an earlier app (restart tests).
@@ -66,6 +75,21 @@ export async function createTestApp(
   if (scratchDb && !env.DB_NAME) await createDatabaseFromTemplate(config.db, scratchDb);
 
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
+  return {
+    config,
+    moduleRef,
+    dropDatabase: async () => {
+      if (scratchDb && !options.keepDatabase) await mysqlAdmin(config, `DROP DATABASE IF EXISTS \`${scratchDb}\``);
+    },
+  };
+}
+
+/** A fresh app, with its HTTP stack, on a fresh database per test file. */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { keepDatabase?: boolean } = {},
+): Promise<TestApp> {
+  const { config, moduleRef, dropDatabase } = await compileTestModule(env, options);
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error'] });
   configureApp(app);
   await app.init();
@@ -95,7 +119,7 @@ export async function createTestApp(
     close: async () => {
       await jobs.drain();
       await app.close();
-      if (scratchDb && !options.keepDatabase) await mysqlAdmin(config, `DROP DATABASE IF EXISTS \`${scratchDb}\``);
+      await dropDatabase();
     },
   };
 }

@@ -9,8 +9,8 @@ import { AMOUNT } from 'src/core/money/decimal.transformer';
  * changes a month that has passed. `month` is the account-zone month of the change.
  */
 @Entity('mrr_change')
-// The reports: rows of a currency up to a month, summed per customer and month.
-@Index(['currency_id', 'month', 'customer_id'])
+// The MRR report: each customer's rows month by month, with the delta (no table row read).
+@Index(['currency_id', 'customer_id', 'month', 'delta'])
 // The last row of a subscription (its MRR as recorded) and when it was written.
 @Index(['package_id', 'change_datetime'])
 export class MrrChange {

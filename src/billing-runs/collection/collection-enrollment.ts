@@ -1,8 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager, In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
-import { EventRecorder, PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
+import { PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { insertAtCommit } from 'src/database/deferred-inserts';
 import { Tx } from 'src/database/unit-of-work';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
@@ -48,15 +48,9 @@ interface IssuedInvoice {
  * a second row impossible.
  */
 @Injectable()
-export class CollectionEnrollment implements RecordedEventListener, OnModuleInit {
-  constructor(
-    private readonly events: EventRecorder,
-    private readonly clock: Clock,
-  ) {}
-
-  onModuleInit(): void {
-    this.events.onRecorded(this);
-  }
+@RecordedEventListener()
+export class CollectionEnrollment implements RecordedEventListener {
+  constructor(private readonly clock: Clock) {}
 
   async wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
     const issued = events.map((event) => {
@@ -64,7 +58,10 @@ export class CollectionEnrollment implements RecordedEventListener, OnModuleInit
       const invoice = event.data.invoice as IssuedInvoice;
       return invoice.package_id === null || !new Decimal(String(invoice.balance)).gt(0) ? null : invoice.package_id;
     });
-    const paymethods = await this.paymethodsOf(tx.manager, issued.filter((id) => id !== null));
+    const paymethods = await this.paymethodsOf(
+      tx.manager,
+      issued.filter((id) => id !== null),
+    );
     return issued.map((packageId) => packageId !== null && COLLECTED_PAYMETHODS.has(paymethods.get(packageId) ?? ''));
   }
 

@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
-import { EventRecorder, PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
+import { PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { Tx } from 'src/database/unit-of-work';
 import { PaymentAttempt } from 'src/transactions/entities/payment-attempt.entity';
 import { Transaction } from 'src/transactions/entities/transaction.entity';
@@ -20,15 +20,9 @@ interface ReopenedInvoice {
  * A payment voided by the merchant reopens the invoice too, but is no decline: it is left.
  */
 @Injectable()
-export class CollectionReopening implements RecordedEventListener, OnModuleInit {
-  constructor(
-    private readonly events: EventRecorder,
-    private readonly clock: Clock,
-  ) {}
-
-  onModuleInit(): void {
-    this.events.onRecorded(this);
-  }
+@RecordedEventListener()
+export class CollectionReopening implements RecordedEventListener {
+  constructor(private readonly clock: Clock) {}
 
   async wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
     const candidates = events.map((event) => {
@@ -36,7 +30,10 @@ export class CollectionReopening implements RecordedEventListener, OnModuleInit 
       const invoice = event.data.invoice as ReopenedInvoice;
       return invoice.package_id === null || !invoice.invoice_status_str.startsWith('open-') ? null : invoice.invoice_id;
     });
-    const returned = await this.returnedCollections(tx, candidates.filter((id) => id !== null));
+    const returned = await this.returnedCollections(
+      tx,
+      candidates.filter((id) => id !== null),
+    );
     return candidates.map((invoiceId) => invoiceId !== null && returned.has(invoiceId));
   }
 

@@ -6,7 +6,6 @@ import { ApiError } from 'src/core/envelope/api-error';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { ZERO } from 'src/core/money/decimal';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { lockForUpdate } from 'src/database/dialect';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { Invoice } from 'src/invoices/entities/invoice.entity';
@@ -45,6 +44,7 @@ class NotClaimable extends Error {}
  * `next_attempt_datetime` (the dunning retries).
  */
 @Injectable()
+@DueWork()
 export class InvoiceCollector implements DueWork, OnModuleInit {
   readonly name = COLLECTION_JOB;
   readonly trigger = { kind: 'billing-cron' } as const;
@@ -55,7 +55,6 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly jobs: JobQueue,
-    private readonly registry: DueWorkRegistry,
     private readonly attempts: ChargeAttempts,
     private readonly sources: PaymentSources,
     private readonly dunning: Dunning,
@@ -63,7 +62,6 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
 
   onModuleInit(): void {
     this.jobs.register(COLLECTION_JOB, () => this.collectDue().then(() => undefined));
-    this.registry.register(this);
   }
 
   /** Queues a collection pass (one at a time: the job id folds repeats into one). */

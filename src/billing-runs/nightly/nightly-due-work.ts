@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { accountDate, nextAccountMidnight } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { NightlyJob } from './nightly-job';
@@ -13,12 +12,12 @@ export const NIGHTLY_JOB = 'billing.nightly';
  * run for that moment's account date (the job id and the night's claim make repeats no-ops).
  */
 @Injectable()
+@DueWork()
 export class NightlyDueWork implements DueWork, OnModuleInit {
   readonly name = NIGHTLY_JOB;
   readonly trigger = { kind: 'billing-cron' } as const;
 
   constructor(
-    private readonly registry: DueWorkRegistry,
     private readonly jobs: JobQueue,
     private readonly wire: WireFormat,
     private readonly job: NightlyJob,
@@ -28,7 +27,6 @@ export class NightlyDueWork implements DueWork, OnModuleInit {
     this.jobs.register(NIGHTLY_JOB, async (payload) => {
       await this.job.runFor(String(payload.date));
     });
-    this.registry.register(this);
   }
 
   async runDue(asOf: Date): Promise<void> {

@@ -14,8 +14,7 @@ import { InvoiceEvents } from 'src/invoices/invoice-events';
 import { lockInvoices } from 'src/invoices/invoice-lock';
 import { isPastDue } from 'src/invoices/invoice-status';
 import { ACTIVITY_DAYS, CustomerActivity } from 'src/customers/customer-activity';
-import { CustomerExtensions } from 'src/customers/customer-figures';
-import { nightlyCustomerStatus } from 'src/customers/customer-status';
+import { nightlyCustomerStatus, overdueSql } from 'src/customers/customer-status';
 import { NightlyRun } from './nightly-run.entity';
 
 /** Rows handled per transaction: bounded work and lock time, whatever the account's size. */
@@ -52,7 +51,6 @@ export class NightlyJob {
     private readonly invoiceEvents: InvoiceEvents,
     private readonly customers: CustomersService,
     private readonly activity: CustomerActivity,
-    private readonly customerExtensions: CustomerExtensions,
     private readonly tasks: NightlyTasks,
   ) {}
 
@@ -156,7 +154,7 @@ export class NightlyJob {
    */
   private async syncCustomerStatuses(date: string, active: ReadonlySet<number>): Promise<number> {
     const since = accountMidnight(addDays(date, -ACTIVITY_DAYS), this.wire.timezone);
-    const overdue = this.customerExtensions.overdueSql('c.customer_id', accountDateSql(date));
+    const overdue = overdueSql('c.open_due_date', accountDateSql(date));
     let changed = 0;
     let afterId = 0;
     for (;;) {

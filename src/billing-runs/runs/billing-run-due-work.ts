@@ -2,7 +2,6 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { BillingRun } from './billing-run';
 import { nextCycleStartAfter } from './due-subscriptions';
 
@@ -14,12 +13,12 @@ export const BILLING_RUN_JOB = 'billing.run';
  * is the earliest next cycle start, so the test clock bills each cycle as of its own start.
  */
 @Injectable()
+@DueWork()
 export class BillingRunDueWork implements DueWork, OnModuleInit {
   readonly name = BILLING_RUN_JOB;
   readonly trigger = { kind: 'billing-cron' } as const;
 
   constructor(
-    private readonly registry: DueWorkRegistry,
     private readonly jobs: JobQueue,
     private readonly dataSource: DataSource,
     private readonly run: BillingRun,
@@ -29,7 +28,6 @@ export class BillingRunDueWork implements DueWork, OnModuleInit {
     this.jobs.register(BILLING_RUN_JOB, async (payload) => {
       await this.run.run(new Date(String(payload.asOf)));
     });
-    this.registry.register(this);
   }
 
   async runDue(asOf: Date): Promise<void> {

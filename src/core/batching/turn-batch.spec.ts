@@ -8,6 +8,8 @@ import {
   writeTogetherOrAlone,
 } from './turn-batch';
 import { CallScope, currentScope, runInScope } from 'src/database/call-scope';
+import { FAST_PATHS } from 'src/config/app-config';
+import { useFastPaths } from 'src/database/fast-paths';
 
 describe('turnBatch', () => {
   it('hands the calls of one turn to one run, and answers each with its own value or error', async () => {
@@ -83,6 +85,25 @@ describe('turnBatch', () => {
     await expect(runInScope({ unit }, () => Promise.all([batch.load(4), batch.load(5)]))).resolves.toEqual([40, 50]);
     expect(run.mock.calls.slice(3)).toEqual([[[4, 5]]]);
     expect(scopes[3]).toBeUndefined();
+  });
+  it('runs every call alone, at once, with turn batching off (DB_FAST_PATHS)', async () => {
+    useFastPaths(new Set(FAST_PATHS.filter((name) => name !== 'turn-batch')));
+    try {
+      const runs: number[][] = [];
+      const batch = turnBatch<number, string>((keys) => {
+        runs.push([...keys]);
+        return Promise.resolve(keys.map((k) => (k < 0 ? new Error(`bad ${k}`) : `v${k}`)));
+      });
+      const answers = await Promise.allSettled([batch.load(1), batch.load(-2), batch.load(3)]);
+      expect(runs).toEqual([[1], [-2], [3]]);
+      expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error).message))).toEqual([
+        'v1',
+        'bad -2',
+        'v3',
+      ]);
+    } finally {
+      useFastPaths(new Set(FAST_PATHS));
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { ApiError } from 'src/core/envelope/api-error';
 import { currentScope, runInScope, runOutsideScopes } from 'src/database/call-scope';
+import { fastPath } from 'src/database/fast-paths';
 import { insideUnitOfWork } from 'src/database/outside-call-guard';
 
 /** At most this many calls share one batch; more in one turn make several. A power of two (see readsById). */
@@ -52,8 +53,9 @@ export function turnBatch<K, V>(run: (keys: readonly K[]) => Promise<ArrayLike<V
     load: (key) => {
       // Inside a unit of work a call is not batched: it runs alone, at once, in the caller's
       // transaction. So does a call whose units carry work of its own (the mark of an
-      // Idempotency-Key, which must commit with the write).
-      if (insideUnitOfWork()) return alone(run, key);
+      // Idempotency-Key, which must commit with the write). With batching off
+      // (database/fast-paths.ts) every call runs alone.
+      if (insideUnitOfWork() || !fastPath('turn-batch')) return alone(run, key);
       const scope = currentScope();
       if (scope?.unitEnd) return alone(run, key);
       if (scope?.deadline !== undefined) deadlines.set(key, Math.min(scope.deadline, deadlines.get(key) ?? Infinity));

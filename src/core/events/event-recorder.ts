@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
+import { pluginClass, pluginMethod, Plugins } from 'src/core/plugins/plugins';
 import { insertAtCommit } from 'src/database/deferred-inserts';
 import { insertRow } from 'src/database/insert-row';
 import { Tx } from 'src/database/unit-of-work';
@@ -40,6 +41,9 @@ export interface RecordedEventListener {
   handle(tx: Tx, event: RecordedEvent): Promise<void>;
 }
 
+/** Marks a provider as a listener of recorded events (it implements `RecordedEventListener`). */
+export const RecordedEventListener = pluginClass<RecordedEventListener, void>();
+
 /**
  * Work a batch of events calls for in the writer's transaction that needs no event id
  * (analytics' MRR history): asked once per batch, before the events are written, so it
@@ -47,18 +51,31 @@ export interface RecordedEventListener {
  */
 export type RecordingListener = (tx: Tx, events: readonly PendingEvent[]) => Promise<void>;
 
+/** Marks a method as a recording listener. */
+export const RecordingListener = pluginMethod<RecordingListener, void>();
+
 /**
  * Records domain events in the writer's transaction (the outbox), so a crash can neither
  * lose an event nor announce a change that rolled back. An event that no listener wants
  * needs no id now: it is written with the transaction's other deferred rows, at its end
  * (deferred-inserts.ts); one that a listener wants is written at once and handed over.
+ * Listeners are found at start: `@RecordedEventListener()` providers and
+ * `@RecordingListener()` methods, in the order Nest starts their modules.
  */
 @Injectable()
-export class EventRecorder {
+export class EventRecorder implements OnModuleInit {
   private readonly listeners: RecordedEventListener[] = [];
   private readonly recording: RecordingListener[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    @Optional() private readonly plugins?: Plugins,
+  ) {}
+
+  onModuleInit(): void {
+    for (const { instance } of this.plugins?.classes(RecordedEventListener) ?? []) this.onRecorded(instance);
+    for (const listener of this.plugins?.methods(RecordingListener) ?? []) this.onRecording(listener.handler);
+  }
 
   /** Fan-out that must be as durable as the change itself (webhook delivery rows). */
   onRecorded(listener: RecordedEventListener): void {

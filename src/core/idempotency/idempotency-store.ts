@@ -1,8 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager, LessThanOrEqual } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { lockForUpdate } from 'src/database/dialect';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { IdempotencyKey } from './idempotency-key.entity';
@@ -28,19 +27,15 @@ export type Claim =
  * Expired keys are pruned hourly (due work).
  */
 @Injectable()
-export class IdempotencyStore implements DueWork, OnModuleInit {
+@DueWork()
+export class IdempotencyStore implements DueWork {
   readonly name = 'idempotency.prune';
   readonly trigger = { kind: 'interval', everyMs: 3600_000 } as const;
 
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly registry: DueWorkRegistry,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   async runDue(asOf: Date): Promise<void> {
     await this.prune(asOf);

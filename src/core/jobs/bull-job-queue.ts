@@ -99,7 +99,7 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
       this.logger.warn(`No handler for job "${job.name}"`);
       return;
     }
-    await handler(job.data);
+    await this.runHandler(handler, job.data);
     this.logger.debug(`Job "${job.name}" ${String(job.id)} done`);
   }
 }

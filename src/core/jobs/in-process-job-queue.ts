@@ -69,7 +69,7 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
       return;
     }
     try {
-      await handler(payload);
+      await this.runHandler(handler, payload);
       this.logger.debug(`Job "${name}" done`);
     } catch (error) {
       this.logger.error(`Job "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -12,6 +12,11 @@ export interface QueryField {
    * The condition becomes `EXISTS (...)`; nested fields cannot be ordered by.
    */
   exists?: string;
+  /**
+   * For a derived field: `expr = value` as a condition the database can answer from an
+   * index (trusted SQL, built only for values the field knows), or null to compare `expr`.
+   */
+  equals?: (value: string) => string | null;
 }
 
 /** Wire field name -> how to query it. Only these names are accepted. */

@@ -31,6 +31,8 @@ export function compileWhereClause(
     const sql = `${field.expr} LIKE :${paramName} ESCAPE '${LIKE_ESCAPE}'`;
     return { sql: withinField(field, sql), params: { [paramName]: containsPattern(condition.value) } };
   }
+  const known = condition.op === 'EQUALS' && field.equals ? field.equals(condition.value) : null;
+  if (known !== null) return { sql: `(${known})`, params: {} };
   const value = toBoundValue(condition.field, field.type, condition.value, timezone);
   // Decimal text is cast so MySQL compares it as DECIMAL, not as a double (string vs decimal).
   const operand = field.type === 'number' ? `CAST(:${paramName} AS DECIMAL(65,30))` : `:${paramName}`;

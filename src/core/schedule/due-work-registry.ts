@@ -1,16 +1,24 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
+import { Plugins } from 'src/core/plugins/plugins';
 import { runOutsideScopes } from 'src/database/call-scope';
 import { DueWork } from './due-work';
 
 /**
- * The one way a module plugs timed work in: it registers a `DueWork` from its own module
- * (in `onModuleInit`); @nestjs/schedule triggers it (DueWorkScheduler) and the test clock
- * iterates it. Registration order is the order works run in at one moment.
+ * The one way a module plugs timed work in: it marks its provider `@DueWork()`, and the
+ * registry finds every one at start; @nestjs/schedule triggers it (DueWorkScheduler) and
+ * the test clock iterates it. Registration order (Plugins' order: modules as Nest starts
+ * them) is the order works run in at one moment.
  */
 @Injectable()
-export class DueWorkRegistry {
+export class DueWorkRegistry implements OnModuleInit {
   private readonly logger = new Logger('Schedule');
   private readonly works: DueWork[] = [];
+
+  constructor(@Optional() private readonly plugins?: Plugins) {}
+
+  onModuleInit(): void {
+    for (const { instance } of this.plugins?.classes(DueWork) ?? []) this.register(instance);
+  }
 
   register(work: DueWork): void {
     if (this.works.some((w) => w.name === work.name)) throw new Error(`Due work "${work.name}" is registered twice`);

@@ -5,8 +5,9 @@ import { DueWorkScheduler } from './due-work-scheduler';
 import { NightlyTasks } from './nightly-tasks';
 
 /**
- * The due-work registry, global so any feature module can register its timed work (and
- * its nightly tasks), and the scheduler that triggers it through @nestjs/schedule.
+ * The due-work registry and the nightly tasks, which find the `@DueWork()` providers and
+ * `@NightlyTask` methods of every module at start, and the scheduler that triggers the
+ * work through @nestjs/schedule.
  */
 @Global()
 @Module({

@@ -1,3 +1,5 @@
+import { pluginClass } from 'src/core/plugins/plugins';
+
 /**
  * When the scheduler (outside the test clock) looks for a piece of due work:
  * `billing-cron` = on BILLING_CRON (billing runs, dunning, the nightly job; off when it is
@@ -26,3 +28,9 @@ export interface DueWork {
    */
   nextDueAfter?(after: Date): Promise<Date | null>;
 }
+
+/**
+ * Marks a provider as a piece of due work: the registry finds it at start (DueWorkRegistry),
+ * the scheduler triggers it and the test clock steps through it.
+ */
+export const DueWork = pluginClass<DueWork, void>();

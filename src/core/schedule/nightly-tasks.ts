@@ -1,16 +1,26 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Plugins, pluginMethod } from 'src/core/plugins/plugins';
 
 /** Work a module does once per account date, inside the nightly job's claim; answers how many it handled. */
 export type NightlyTask = (date: string) => Promise<number>;
 
 /**
- * What other modules add to the nightly job (e.g. quote/nightly): the guest registers a
- * task from its own module, the nightly job runs every task once per account date after
- * its own work, so a module below the job never has to import it.
+ * Marks a provider's method as a nightly task named `name` (e.g. quote/nightly): the
+ * nightly job runs every task once per account date after its own work, so a module below
+ * the job never has to import it.
  */
+export const NightlyTask = pluginMethod<NightlyTask, string>();
+
+/** The nightly tasks of every module, found at start (`@NightlyTask`). */
 @Injectable()
-export class NightlyTasks {
+export class NightlyTasks implements OnModuleInit {
   private readonly tasks = new Map<string, NightlyTask>();
+
+  constructor(@Optional() private readonly plugins?: Plugins) {}
+
+  onModuleInit(): void {
+    for (const task of this.plugins?.methods(NightlyTask) ?? []) this.add(task.options, task.handler);
+  }
 
   add(name: string, task: NightlyTask): void {
     if (this.tasks.has(name)) throw new Error(`Nightly task "${name}" is registered twice`);

@@ -62,6 +62,15 @@ export class Customer extends DeletableRecord {
   @Column({ type: 'varchar', length: 32, default: 'active-current' })
   customer_status_str: string;
 
+  /**
+   * The earliest due date of its open invoices (null: none), kept by the invoice writers in
+   * their transactions (invoices/open-due-dates.ts): the customer is overdue while it is
+   * before today (customer-status.ts), so midnight needs no job.
+   */
+  @Index()
+  @Column({ type: 'date', nullable: true })
+  open_due_date: string | null;
+
   @Column({ type: 'varchar', length: 8, nullable: true }) default_paymethod: string | null;
   @Column({ type: 'int', nullable: true }) default_creditcard_id: number | null;
   @Column({ type: 'int', nullable: true }) default_ach_id: number | null;

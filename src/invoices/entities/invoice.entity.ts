@@ -14,6 +14,8 @@ import { DeletableRecord, customColumns } from 'src/database/base-record';
 @Index(['customer_id', 'invoice_status_str', 'due_date'])
 // Activity (customer-activity.ts): an invoice dated in the last 90 days, one range per customer.
 @Index(['customer_id', 'date'])
+// Past-due invoices across customers (invoice-status.ts readStatusEqualsSql).
+@Index(['invoice_status_str', 'due_date'])
 export class Invoice extends DeletableRecord {
   [custom: `custom_${number}`]: string | null;
 
@@ -66,5 +68,6 @@ export class Invoice extends DeletableRecord {
   /** Kept current by InvoiceStatusUpdater; `open-overdue` is also derived from `due_date` on read. */
   @Index() @Column({ type: 'varchar', length: 32, default: 'open-unpaid' }) invoice_status_str: string;
   @Column({ type: 'boolean', default: false }) in_collections: boolean;
-  @Column({ type: 'datetime', nullable: true }) void_datetime: Date | null;
+  /** Indexed for revenue analytics: the invoices voided (written off) in a month. */
+  @Index() @Column({ type: 'datetime', nullable: true }) void_datetime: Date | null;
 }

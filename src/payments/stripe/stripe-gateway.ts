@@ -20,18 +20,30 @@ import {
 import { StripeCustomer } from './stripe-customer.entity';
 import {
   detailsOf,
-  minorUnits,
   resultOfCardError,
   resultOfIntent,
   resultOfRequestError,
   succeeded,
+  toStripeAmount,
 } from './stripe-results';
 
 export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 /** How many recent PaymentIntents a lookup reads where the server has no search. */
 const LOOKUP_LIST_LIMIT = 1000;
-/** Every amount is charged in the account's currency (US dollars, `currency_id` 1). */
-const CURRENCY = 'usd';
+
+/** A PaymentIntent that waits for its payer (a confirmation, a method) and will not move money by itself. */
+function awaitsPayer(intent: Stripe.PaymentIntent): boolean {
+  return ['requires_action', 'requires_confirmation', 'requires_payment_method'].includes(intent.status);
+}
+
+/** A Refund's answer: made (`succeeded`, or `pending` at the bank, which Stripe completes), or not. */
+function resultOfRefund(refund: Stripe.Refund): GatewayResult {
+  if (refund.status === 'failed' || refund.status === 'canceled') {
+    const message = 'Stripe could not make the refund.';
+    return { outcome: 'error', transid: refund.id, message, errCode: 500, errDetail: `refund_${refund.status}` };
+  }
+  return succeeded(refund.id);
+}
 
 /** The SDK pointed at Stripe, or at the Stripe-compatible server STRIPE_API_URL names. */
 export function stripeClient(config: StripeConfig): Stripe {
@@ -86,7 +98,7 @@ export class StripeGateway extends PaymentGateway {
 
   /** What a PaymentIntent (in an event) says of its charge. */
   resultOf(intent: Stripe.PaymentIntent): GatewayResult {
-    return resultOfIntent(intent);
+    return resultOfIntent(intent, { offSession: false });
   }
 
   /** The payer's Stripe Customer, created once (under an idempotency key, so a race makes one). */
@@ -161,6 +173,7 @@ export class StripeGateway extends PaymentGateway {
   protected async submitCharge(
     source: ChargeSource,
     amount: Decimal,
+    currency: string,
     reference: string,
     options?: ChargeOptions,
   ): Promise<GatewayResult> {
@@ -169,8 +182,9 @@ export class StripeGateway extends PaymentGateway {
     try {
       const intent = await this.stripe.paymentIntents.create(
         {
-          amount: minorUnits(amount),
-          currency: CURRENCY,
+          amount: toStripeAmount(amount, currency),
+          // Stripe takes the ISO code in lower case.
+          currency: currency.toLowerCase(),
           customer,
           payment_method: source.gatewayToken,
           confirm: true,
@@ -181,7 +195,7 @@ export class StripeGateway extends PaymentGateway {
         },
         { idempotencyKey: reference },
       );
-      return resultOfIntent(intent);
+      return resultOfIntent(intent, { offSession });
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError) return resultOfCardError(error);
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return resultOfRequestError(error);
@@ -190,55 +204,91 @@ export class StripeGateway extends PaymentGateway {
     }
   }
 
-  protected async submitRefund(transid: string, amount: Decimal, reference: string): Promise<GatewayResult> {
+  protected async submitRefund(
+    transid: string,
+    amount: Decimal,
+    currency: string,
+    reference: string,
+  ): Promise<GatewayResult> {
     try {
+      // The refund is in the PaymentIntent's currency; `currency` says how to write the amount.
       const refund = await this.stripe.refunds.create(
-        { payment_intent: transid, amount: minorUnits(amount), metadata: { reference } },
+        { payment_intent: transid, amount: toStripeAmount(amount, currency), metadata: { reference } },
         { idempotencyKey: reference },
       );
-      if (refund.status === 'failed' || refund.status === 'canceled') {
-        const message = 'Stripe could not make the refund.';
-        return { outcome: 'error', transid: refund.id, message, errCode: 500, errDetail: `refund_${refund.status}` };
-      }
-      return succeeded(refund.id);
+      return resultOfRefund(refund);
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return resultOfRequestError(error);
       throw error;
     }
   }
 
+  /** Cancels a charge that has not collected yet; Stripe refuses one that has succeeded or is under way. */
   protected async submitVoid(transid: string): Promise<GatewayResult> {
-    const intent = await this.call(() => this.stripe.paymentIntents.cancel(transid));
-    return intent.status === 'canceled' ? succeeded(intent.id) : resultOfIntent(intent);
+    try {
+      const intent = await this.stripe.paymentIntents.cancel(transid);
+      return intent.status === 'canceled' ? succeeded(intent.id) : resultOfIntent(intent, { offSession: true });
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      const message = 'Stripe cannot cancel it any more (it has succeeded or is being collected): refund it instead.';
+      return { outcome: 'error', transid, message, errCode: 400, errDetail: error.code ?? 'not_cancelable' };
+    }
   }
 
-  /** A pending charge (bank debit, 3-D Secure) as Stripe sees it now; still pending until Stripe says otherwise. */
+  /**
+   * A pending charge (bank debit, 3-D Secure) as Stripe sees it on its settlement day. One
+   * still waiting for its payer then (3-D Secure never confirmed) is canceled in Stripe, so
+   * it can no longer take money, and fails: the invoice is owed again and dunning goes on.
+   * A bank debit still processing stays pending until Stripe says otherwise.
+   */
   protected async submitSettle(_source: ChargeSource, transid: string): Promise<GatewayResult> {
-    return resultOfIntent(await this.call(() => this.stripe.paymentIntents.retrieve(transid)));
+    const intent = await this.call(() => this.stripe.paymentIntents.retrieve(transid));
+    if (!awaitsPayer(intent)) return resultOfIntent(intent, { offSession: false });
+    // With nobody left to confirm it: the reason it failed (authentication required, a decline).
+    const unconfirmed = resultOfIntent(intent, { offSession: true });
+    const canceled = await this.submitVoid(transid);
+    if (canceled.outcome === 'success') return unconfirmed;
+    // Confirmed (or failed) in the meantime: what it is now.
+    return resultOfIntent(await this.call(() => this.stripe.paymentIntents.retrieve(transid)), { offSession: false });
   }
 
-  protected async submitLookup(reference: string): Promise<GatewayResult | null> {
+  /**
+   * What Stripe did for a charge's reference (its PaymentIntent) or a refund's (its
+   * Refund). Only an object carrying the reference in its metadata counts: a
+   * Stripe-compatible server may answer a search with anything.
+   */
+  protected async submitLookup(reference: string, kind: 'charge' | 'refund'): Promise<GatewayResult | null> {
+    if (kind === 'refund') {
+      const refund = await this.recent(this.stripe.refunds.list({ limit: 100 }), reference);
+      return refund ? resultOfRefund(refund) : null;
+    }
     const searched = await this.searchIntent(reference);
-    const intent = searched === undefined ? await this.listedIntent(reference) : searched;
-    return intent ? resultOfIntent(intent) : null;
+    const intent =
+      searched === undefined ? await this.recent(this.stripe.paymentIntents.list({ limit: 100 }), reference) : searched;
+    // Its payer never got the answer (the request died), so nobody can authenticate it.
+    return intent ? resultOfIntent(intent, { offSession: true }) : null;
   }
 
   /** Stripe's search on `metadata.reference`; undefined where the server has no search (some Stripe-compatible ones). */
   private async searchIntent(reference: string): Promise<Stripe.PaymentIntent | null | undefined> {
     try {
       const query = `metadata['reference']:'${reference.replace(/'/g, '')}'`;
-      return (await this.stripe.paymentIntents.search({ query, limit: 1 })).data[0] ?? null;
+      const found = await this.stripe.paymentIntents.search({ query, limit: 10 });
+      return found.data.find((intent) => intent.metadata?.reference === reference) ?? null;
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return undefined;
       throw error;
     }
   }
 
-  /** Without search: the most recent PaymentIntents (a swept attempt is at most hours old). */
-  private async listedIntent(reference: string): Promise<Stripe.PaymentIntent | null> {
+  /** The one of the most recent objects (a swept attempt is at most hours old) made under `reference`. */
+  private async recent<T extends { metadata: Stripe.Metadata | null }>(
+    list: AsyncIterable<T>,
+    reference: string,
+  ): Promise<T | null> {
     let read = 0;
-    for await (const intent of this.stripe.paymentIntents.list({ limit: 100 })) {
-      if (intent.metadata?.reference === reference) return intent;
+    for await (const item of list) {
+      if (item.metadata?.reference === reference) return item;
       if (++read >= LOOKUP_LIST_LIMIT) break;
     }
     return null;

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import Stripe from 'stripe';
+import { fitsCurrency, notInUnitMessage, WHOLE_UNIT_CURRENCIES } from '../currency-units';
 import { GatewayResult, TokenDetails } from '../payment-gateway';
 
 /** Merchant-facing codes (`gateway_err_code`) for Stripe's error codes, as the test gateway numbers them. */
@@ -11,43 +12,116 @@ const ERR_CODES: Readonly<Record<string, number>> = {
   incorrect_number: 7,
   authentication_required: 8,
   processing_error: 500,
+  // A PaymentIntent left without a decline reason (stripe-mock's answer) or canceled.
+  requires_payment_method: 2,
+  requires_confirmation: 2,
+  canceled: 2,
 };
 
-/** Amount in the currency's smallest unit (cents): amounts are exact to the cent (DESIGN §5). */
-export function minorUnits(amount: Decimal): number {
-  return amount.times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+/** Stripe's three-decimal currencies: amounts in thousandths (https://docs.stripe.com/currencies#three-decimal). */
+const THREE_DECIMAL: ReadonlySet<string> = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
+
+/**
+ * Stripe's integer amount per unit of `currency`: 1 for its zero-decimal currencies, 1000
+ * for its three-decimal ones, 100 for the rest, ISK included (whole krónur, but still
+ * written in hundredths in Stripe's API: "special cases").
+ */
+function stripeScale(currency: string): number {
+  const code = currency.toUpperCase();
+  if (code !== 'ISK' && WHOLE_UNIT_CURRENCIES.has(code)) return 1;
+  return THREE_DECIMAL.has(code) ? 1000 : 100;
+}
+
+/**
+ * The amount as Stripe takes it: an integer in the currency's smallest unit, exact
+ * (123.45 EUR → 12345, 1234 JPY → 1234, 5.12 KWD → 5120). The port refuses an amount that
+ * does not fit first; this never rounds either.
+ */
+export function toStripeAmount(amount: Decimal, currency: string): number {
+  const units = amount.times(stripeScale(currency));
+  if (!units.isInteger() || !fitsCurrency(amount, currency)) throw new Error(notInUnitMessage(amount, currency));
+  return units.toNumber();
+}
+
+/** Stripe's integer amount in `currency` (its lower-case code, as in its objects) as an exact amount. */
+export function fromStripeAmount(units: number, currency: string): Decimal {
+  return new Decimal(units).dividedBy(stripeScale(currency));
 }
 
 export function succeeded(transid: string): GatewayResult {
   return { outcome: 'success', transid, message: '', errCode: 0, errDetail: '' };
 }
 
-/** What a PaymentIntent's status says about the charge. */
-export function resultOfIntent(intent: Stripe.PaymentIntent): GatewayResult {
+function pending(transid: string): GatewayResult {
+  return { outcome: 'pending', transid, message: '', errCode: 0, errDetail: '' };
+}
+
+/** Where a PaymentIntent's answer is read. */
+export interface IntentReading {
+  /**
+   * Nobody can authenticate now (an off-session charge, or an attempt found again after a
+   * crash: its payer never got the secret): a PaymentIntent waiting for 3-D Secure is a
+   * failure, paid from the invoice's pay link. Otherwise it is pending for the payer.
+   */
+  offSession: boolean;
+}
+
+/**
+ * What a PaymentIntent's status says of its charge, every status of Stripe's API named
+ * (https://docs.stripe.com/payments/paymentintents/lifecycle). A charge here is created
+ * with `confirm: true`, so a status that still waits for a method or a confirmation has
+ * moved no money and will not move any by itself: it fails with the reason Stripe gave, or
+ * a plain one when it gave none (what stripe-mock's fixtures answer).
+ */
+export function resultOfIntent(intent: Stripe.PaymentIntent, reading: IntentReading): GatewayResult {
+  const id = intent.id;
   switch (intent.status) {
     case 'succeeded':
-      return succeeded(intent.id);
+      return succeeded(id);
     case 'processing':
+      // Bank debits: days until Stripe's webhook (or the settlement job's question) tells.
+      return pending(id);
     case 'requires_capture':
-    case 'requires_confirmation':
-      return { outcome: 'pending', transid: intent.id, message: '', errCode: 0, errDetail: '' };
+      // Authorized, not captured (charges here capture at once): held until Stripe says how it ended.
+      return pending(id);
     case 'requires_action':
-      // 3-D Secure: the payer confirms in the browser; Stripe's webhook says how it ended.
+      if (reading.offSession) {
+        return declinedBy(
+          id,
+          'Your bank asks you to confirm this payment (3-D Secure): pay it from the payment link.',
+          'authentication_required',
+        );
+      }
+      // 3-D Secure on a hosted page: Stripe.js confirms with this secret; the webhook says how it ended.
       return {
-        outcome: 'pending',
-        transid: intent.id,
+        ...pending(id),
         message: 'Your bank asks you to confirm this payment.',
-        errCode: 0,
         errDetail: 'requires_action',
         clientSecret: intent.client_secret ?? undefined,
       };
-    default: {
+    case 'requires_payment_method': {
       const failure = intent.last_payment_error;
+      if (failure) {
+        return declinedBy(
+          id,
+          failure.message ?? 'Your card was declined.',
+          failure.decline_code ?? failure.code ?? 'card_declined',
+        );
+      }
       return declinedBy(
-        intent.id,
-        failure?.message ?? 'Your card was declined.',
-        failure?.decline_code ?? failure?.code ?? 'card_declined',
+        id,
+        'The payment was not completed: the payment method was not accepted.',
+        'requires_payment_method',
       );
+    }
+    case 'requires_confirmation':
+      return declinedBy(id, 'The payment was not completed: it was not confirmed.', 'requires_confirmation');
+    case 'canceled':
+      return declinedBy(id, 'The payment was canceled.', 'canceled');
+    default: {
+      // A status newer than this code: money may have moved, so it is held until Stripe says how it ended.
+      const unknown: string = intent.status;
+      return { ...pending(id), errDetail: `status_${unknown}`.slice(0, 64) };
     }
   }
 }

@@ -62,4 +62,6 @@ export class Subscription extends BaseRecord {
    * the cent, kept by every writer of lines, paycycle or status (subscription-mrr.ts).
    */
   @Column({ ...AMOUNT, default: 0 }) mrr: Decimal;
+  /** The earliest due date of its open invoices, kept by the invoice writers (invoices/open-due-dates.ts). */
+  @Index() @Column({ type: 'date', nullable: true }) open_due_date: string | null;
 }

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import Decimal from 'decimal.js';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
@@ -10,15 +9,11 @@ import { isUniqueViolation } from 'src/database/unique-violation';
 import { UnitOfWork } from 'src/database/unit-of-work';
 import { GatewayEvent } from 'src/payments/gateway-event.entity';
 import { StripeGateway } from 'src/payments/stripe/stripe-gateway';
+import { fromStripeAmount } from 'src/payments/stripe/stripe-results';
 import { AchSettlementJob } from '../ach-settlement.job';
 import { GatewayDispute } from '../entities/gateway-dispute.entity';
 import { Transaction } from '../entities/transaction.entity';
 import { RefundAttempts } from '../refund-attempts';
-
-/** Stripe's amounts are in cents (the account's currency, DESIGN §5: exact). */
-function fromCents(cents: number): Decimal {
-  return new Decimal(cents).dividedBy(100);
-}
 
 /**
  * What Stripe's webhook events do here (DESIGN §6 "Gateways"). Each event id is handled
@@ -91,7 +86,7 @@ export class StripeEvents {
   private async refunded(charge: Stripe.Charge): Promise<void> {
     const payment = await this.paymentOf(intentIdOf(charge.payment_intent));
     if (!payment || payment.status_str !== 'ok-successful') return;
-    await this.refunds.recordMadeByGateway(SYSTEM_CONTEXT, payment, fromCents(charge.amount_refunded));
+    await this.refunds.recordMadeByGateway(SYSTEM_CONTEXT, payment, fromStripeAmount(charge.amount_refunded, charge.currency));
   }
 
   /** A dispute on a payment: kept beside it, with a revision and a `dispute` event. */
@@ -99,7 +94,7 @@ export class StripeEvents {
     const payment = await this.paymentOf(intentIdOf(dispute.payment_intent));
     if (!payment) return;
     await this.uow.run(async (tx) => {
-      const amount = fromCents(dispute.amount);
+      const amount = fromStripeAmount(dispute.amount, dispute.currency);
       await tx.manager.insert(GatewayDispute, {
         dispute_id: dispute.id,
         transaction_id: payment.transaction_id,

@@ -1,6 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/core/clock/clock';
-import { EventRecorder, PendingEvent, RecordedEvent } from 'src/core/events/event-recorder';
+import { PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { randomToken } from 'src/core/refs/random-token';
 import { insertRow } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
@@ -17,23 +17,22 @@ import { WebhookDeliverer } from './webhook-deliverer';
  * sweeper finds the row.
  */
 @Injectable()
-export class WebhookFanout implements OnModuleInit {
+@RecordedEventListener()
+export class WebhookFanout implements RecordedEventListener {
   constructor(
-    private readonly events: EventRecorder,
     private readonly clock: Clock,
     private readonly deliverer: WebhookDeliverer,
   ) {}
 
-  onModuleInit(): void {
-    this.events.onRecorded({
-      // The hooks are read once per transaction and pattern set (hooksFor), so a batch costs no more.
-      wants: async (tx, events) => {
-        const answers: boolean[] = [];
-        for (const event of events) answers.push((await this.hooksFor(tx, event)).length > 0);
-        return answers;
-      },
-      handle: (tx, event) => this.fanOut(tx, event),
-    });
+  /** The hooks are read once per transaction and pattern set (hooksFor), so a batch costs no more. */
+  async wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
+    const answers: boolean[] = [];
+    for (const event of events) answers.push((await this.hooksFor(tx, event)).length > 0);
+    return answers;
+  }
+
+  handle(tx: Tx, event: RecordedEvent): Promise<void> {
+    return this.fanOut(tx, event);
   }
 
   /** The live hooks that subscribe to the event (none when its webhooks are suppressed). */

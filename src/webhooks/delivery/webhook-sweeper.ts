@@ -1,8 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { DueWork } from 'src/core/schedule/due-work';
-import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { DeliveryStatus, WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { WebhookDeliverer } from './webhook-deliverer';
 
@@ -18,7 +17,8 @@ const OPEN: DeliveryStatus[] = ['pending', 'failed'];
  * Clock and call `sweep()`, or move the test clock, instead of waiting.
  */
 @Injectable()
-export class WebhookSweeper implements DueWork, OnModuleInit {
+@DueWork()
+export class WebhookSweeper implements DueWork {
   readonly name = 'webhooks.sweep';
   readonly trigger = { kind: 'interval', everyMs: 2_000 } as const;
 
@@ -26,12 +26,7 @@ export class WebhookSweeper implements DueWork, OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly deliverer: WebhookDeliverer,
-    private readonly registry: DueWorkRegistry,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   async runDue(): Promise<void> {
     await this.sweep();

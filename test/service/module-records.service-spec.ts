@@ -1,12 +1,12 @@
 import { findEntities, findMigrations } from 'src/database/discovery';
-import { createTestApp, TestApp } from './support/test-app';
+import { createServiceApp, ServiceApp } from '../support/service-app';
 
 // Modules own their records: each registers its entities (TypeOrmModule.forFeature) and keeps
 // its migrations in a `migrations` folder of its own; nothing in database/ lists them.
 describe('records found where their modules keep them', () => {
-  let t: TestApp;
+  let t: ServiceApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createServiceApp();
   });
   afterAll(() => t.close());
 

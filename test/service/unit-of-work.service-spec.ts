@@ -6,23 +6,25 @@ import { insertAtCommit } from 'src/database/deferred-inserts';
 import { insertRow } from 'src/database/insert-row';
 import { isUniqueViolation } from 'src/database/unique-violation';
 import { OutsideCallInUnitOfWork } from 'src/database/outside-call-guard';
+import { fastPath } from 'src/database/fast-paths';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
 import { TestGateway } from 'src/payments/test-gateway';
 import { AccountSecret } from 'src/webhooks/entities/account-secret.entity';
 import { In } from 'typeorm';
-import { createTestApp, TestApp } from './support/test-app';
+import { itWithFastPaths } from '../support/fast-paths';
+import { createServiceApp, ServiceApp } from '../support/service-app';
 
 /**
  * The unit of work's contract (issue 17 point 4), on SQLite and MariaDB: a unit's body
  * runs once whatever its neighbours do, and an outside call inside it is refused.
  */
 describe('unit of work runs once', () => {
-  let t: TestApp;
+  let t: ServiceApp;
   let uow: UnitOfWork;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createServiceApp();
     uow = t.app.get(UnitOfWork);
     // Background due work (the webhook sweeper's tick) would open transactions of its own.
     t.app.get(DueWorkScheduler).stop();
@@ -74,9 +76,10 @@ describe('unit of work runs once', () => {
       'fulfilled',
     ]);
     expect(Object.fromEntries(runs)).toEqual({ a: 1, b: 1, c: 1, d: 1, e: 1, f: 1 });
-    // They shared one transaction (group commit), the failing one undone to its savepoint.
+    // They shared one transaction (group commit), the failing one undone to its savepoint;
+    // with group commit off (DB_FAST_PATHS), a transaction each.
     held.mockRestore();
-    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(transactions).toHaveBeenCalledTimes(fastPath('group-commit') ? 1 : 7);
     transactions.mockRestore();
     const kept = await t.dataSource.manager.findBy(Revision, { context_str: 'uow-test' });
     expect(kept.map((r) => r.revision_note).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
@@ -96,7 +99,7 @@ describe('unit of work runs once', () => {
     held.mockRestore();
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect(Object.fromEntries(runs)).toEqual({ g: 1, h: 1 });
-    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(transactions).toHaveBeenCalledTimes(fastPath('group-commit') ? 1 : 3);
     transactions.mockRestore();
     const kept = await t.dataSource.manager.findBy(Revision, { context_str: 'uow-test' });
     expect(
@@ -124,7 +127,7 @@ describe('unit of work runs once', () => {
     expect(kept.value).toBe('first');
   });
 
-  it("runs afterCommit work only once the group's COMMIT is done", async () => {
+  itWithFastPaths('group-commit')("runs afterCommit work only once the group's COMMIT is done", async () => {
     let seenAfterCommit = -1;
     const countLater = () => t.dataSource.manager.countBy(Revision, { revision_note: 'written later in the group' });
     await Promise.all([
@@ -218,44 +221,47 @@ describe('unit of work runs once', () => {
     });
   }
 
-  it("keeps a group's units when the database refuses one unit's deferred row at the group's end", async () => {
-    const runs = { a: 0, bad: 0, c: 0 };
-    const committed = { a: 0, bad: 0, c: 0 };
-    // A unit's revision waits for the group's end (one INSERT for every unit's): refused
-    // there, the group is undone and each unit runs again alone, where the refused row
-    // fails its own unit only.
-    const deferred = (name: keyof typeof runs, contextStr: string | null) => async (tx: Tx) => {
-      runs[name]++;
-      await note(`main write of ${name}`)(tx);
-      await insertAtCommit(tx.manager, Revision, {
-        context_str: contextStr as string,
-        context_id: 1,
-        revision_datetime: new Date(),
-        revision_note: `deferred row of ${name}`,
-      });
-      tx.afterCommit(() => void committed[name]++);
-    };
-    const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
-    const transactions = jest.spyOn(t.dataSource, 'createQueryRunner');
-    const outcomes = await Promise.allSettled([
-      uow.run(deferred('a', 'uow-test')),
-      // A NULL for a NOT NULL column: both databases refuse it.
-      uow.run(deferred('bad', null)),
-      uow.run(deferred('c', 'uow-test')),
-    ]);
-    held.mockRestore();
-    // One group, then a transaction of its own for each unit (a group of one on SQLite).
-    expect(transactions).toHaveBeenCalledTimes(4);
-    transactions.mockRestore();
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(runs).toEqual({ a: 2, bad: 2, c: 2 });
-    expect(committed).toEqual({ a: 1, bad: 0, c: 1 });
-    const notes = (await t.dataSource.manager.findBy(Revision, { context_id: 1 }))
-      .map((r) => r.revision_note)
-      .filter((n) => / of (a|bad|c)$/.test(n))
-      .sort();
-    expect(notes).toEqual(['deferred row of a', 'deferred row of c', 'main write of a', 'main write of c']);
-  });
+  itWithFastPaths('group-commit', 'deferred-inserts')(
+    "keeps a group's units when the database refuses one unit's deferred row at the group's end",
+    async () => {
+      const runs = { a: 0, bad: 0, c: 0 };
+      const committed = { a: 0, bad: 0, c: 0 };
+      // A unit's revision waits for the group's end (one INSERT for every unit's): refused
+      // there, the group is undone and each unit runs again alone, where the refused row
+      // fails its own unit only.
+      const deferred = (name: keyof typeof runs, contextStr: string | null) => async (tx: Tx) => {
+        runs[name]++;
+        await note(`main write of ${name}`)(tx);
+        await insertAtCommit(tx.manager, Revision, {
+          context_str: contextStr as string,
+          context_id: 1,
+          revision_datetime: new Date(),
+          revision_note: `deferred row of ${name}`,
+        });
+        tx.afterCommit(() => void committed[name]++);
+      };
+      const held = jest.spyOn(performance, 'now').mockReturnValue(performance.now());
+      const transactions = jest.spyOn(t.dataSource, 'createQueryRunner');
+      const outcomes = await Promise.allSettled([
+        uow.run(deferred('a', 'uow-test')),
+        // A NULL for a NOT NULL column: both databases refuse it.
+        uow.run(deferred('bad', null)),
+        uow.run(deferred('c', 'uow-test')),
+      ]);
+      held.mockRestore();
+      // One group, then a transaction of its own for each unit (a group of one on SQLite).
+      expect(transactions).toHaveBeenCalledTimes(4);
+      transactions.mockRestore();
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(runs).toEqual({ a: 2, bad: 2, c: 2 });
+      expect(committed).toEqual({ a: 1, bad: 0, c: 1 });
+      const notes = (await t.dataSource.manager.findBy(Revision, { context_id: 1 }))
+        .map((r) => r.revision_note)
+        .filter((n) => / of (a|bad|c)$/.test(n))
+        .sort();
+      expect(notes).toEqual(['deferred row of a', 'deferred row of c', 'main write of a', 'main write of c']);
+    },
+  );
 
   it('refuses a gateway call inside a unit, and the gateway never sees it', async () => {
     const gateway = t.app.get<PaymentGateway, TestGateway>(PaymentGateway);
@@ -264,7 +270,7 @@ describe('unit of work runs once', () => {
     await expect(
       uow.run(async (tx) => {
         await note('before the charge')(tx);
-        return gateway.charge(source, new Decimal('5.00'), 'inside-a-unit');
+        return gateway.charge(source, new Decimal('5.00'), 'USD', 'inside-a-unit');
       }),
     ).rejects.toBeInstanceOf(OutsideCallInUnitOfWork);
     expect(gateway.records().length).toBe(before);
@@ -275,7 +281,7 @@ describe('unit of work runs once', () => {
       return 'committed';
     });
     expect(after).toBe('committed');
-    expect((await gateway.charge(source, new Decimal('5.00'), 'after-a-unit')).outcome).toBe('success');
+    expect((await gateway.charge(source, new Decimal('5.00'), 'USD', 'after-a-unit')).outcome).toBe('success');
   });
 
   it('runs afterCommit work outside the unit, where an outside call is allowed', async () => {
