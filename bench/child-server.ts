@@ -21,7 +21,7 @@ export interface ChildServerSpec {
   cwd: string;
 }
 
-// A loaded shared host can take minutes to start a server: BENCH_READY_TIMEOUT_MS.
+/** A first start migrates an empty database: allow more on a busy host (BENCH_READY_TIMEOUT_MS). */
 const READY_TIMEOUT_MS = Number(process.env.BENCH_READY_TIMEOUT_MS ?? 60_000);
 const STOP_TIMEOUT_MS = 10_000;
 const OUTPUT_TAIL_CHARS = 4_000;
