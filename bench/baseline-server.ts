@@ -379,7 +379,13 @@ function growthRoutes(store: Store, router: express.Router): void {
         return next(); // the original list route
       }
       const where = growthWhere(table, req.query.where);
-      const order = req.query.order === undefined ? `${table}_id` : GROWTH_ORDERS[String(req.query.order)];
+      const orderParam = req.query.order;
+      const order =
+        orderParam === undefined
+          ? `${table}_id`
+          : typeof orderParam === 'string'
+            ? GROWTH_ORDERS[orderParam]
+            : undefined;
       const limit = req.query.limit ?? '100';
       if (!where || !order || typeof limit !== 'string' || !/^\d+$/.test(limit)) {
         return sendError(res, 400, 'Unsupported list.');

@@ -1,5 +1,4 @@
-import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AnalyticsModule } from './analytics/analytics.module';
@@ -30,24 +29,12 @@ import { ItemsModule } from './items/items.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { TaxesModule } from './taxes/taxes.module';
 import { TransactionsModule } from './transactions/transactions.module';
-import { NoSubscriptionPaymethods, SubscriptionPaymethods } from './transactions/subscription-paymethod';
-import { SubscriptionPaymethodLookup } from './subscriptions/subscription-paymethod-lookup';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { UsageModule } from './usage/usage.module';
 import { QuotesModule } from './quotes/quotes.module';
 
 @Module({})
-export class AppModule implements OnModuleInit {
-  constructor(private readonly moduleRef: ModuleRef) {}
-
-  /** Wiring between modules that may not import each other (payments use the subscription's method first). */
-  onModuleInit(): void {
-    const payments = this.moduleRef.get(SubscriptionPaymethods, { strict: false });
-    if (payments instanceof NoSubscriptionPaymethods) {
-      payments.use(this.moduleRef.get(SubscriptionPaymethodLookup, { strict: false }));
-    }
-  }
-
+export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,

@@ -54,7 +54,12 @@ describe('OpenAPI document', () => {
     const body = document.components.schemas[bodyRef.split('/').pop() as string];
     expect(body.properties.company).toMatchObject({ type: 'string', maxLength: 255 });
     expect(body.properties.terms_id).toMatchObject({ type: 'integer' });
-    expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/EnvelopeSchema');
+    expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/IdEnvelope');
+    expect(document.components.schemas.IdEnvelope.properties.response).toMatchObject({
+      required: ['id'],
+      properties: { id: { type: 'integer' } },
+    });
+    expect(document.paths['/api/v3/customer/{ref}'].put.responses['202']).toBeDefined();
     expect(create.responses.default.content['application/json'].schema.$ref).toBe(
       '#/components/schemas/ErrorEnvelopeSchema',
     );
@@ -64,6 +69,93 @@ describe('OpenAPI document', () => {
       'action',
     );
     expect(document.components.securitySchemes.basic).toEqual({ type: 'http', scheme: 'basic' });
+  });
+
+  type Schema = { $ref?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema };
+  type Operation = {
+    summary?: string;
+    tags?: string[];
+    requestBody?: { content: Record<string, { schema: Schema; example?: unknown }> };
+  };
+
+  it('gives every operation a summary and its resource tag, the teapot tag last', async () => {
+    const document = (await t.http.get('/api/v3/_openapi.json').expect(200)).body;
+    const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
+      ([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+    );
+    expect(operations.filter(({ operation }) => !operation.summary)).toEqual([]);
+    expect(operations.filter(({ operation }) => operation.tags?.length !== 1)).toEqual([]);
+    const tags = (document.tags as { name: string }[]).map((tag) => tag.name);
+    expect(tags.slice(0, 3)).toEqual(['customer', 'user', 'invoice']);
+    expect(tags[tags.length - 1]).toBe('teapot');
+    expect(document.paths['/api/v3/invoice/{ref}'].get.tags).toEqual(['invoice']);
+  });
+
+  it("lists each action as its own operation with its body's fields", async () => {
+    const document = (await t.http.get('/api/v3/_openapi.json').expect(200)).body;
+    const schemas = document.components.schemas as Record<string, Schema>;
+    const resolve = (schema: Schema): Schema => (schema.$ref ? schemas[schema.$ref.split('/').pop()!] : schema);
+    const bodyOf = (path: string): Schema => {
+      const operation = document.paths[path]?.post as Operation | undefined;
+      if (!operation) throw new Error(`no operation POST ${path}`);
+      return resolve(operation.requestBody!.content['application/json'].schema);
+    };
+    // SPEC "Contacts" and "Transactions", and the recorded refund.
+    expect(Object.keys(bodyOf('/api/v3/user/{ref}?action=password').properties!)).toEqual(['password']);
+    expect(Object.keys(bodyOf('/api/v3/user/{ref}?action=getLoginURL').properties!)).toEqual(['destination']);
+    expect(Object.keys(bodyOf('/api/v3/transaction?action=pay').properties!)).toEqual(
+      expect.arrayContaining([
+        'customer_id',
+        'customer_token',
+        'customer_external_key',
+        'amount',
+        'applied_to',
+        'paymethods',
+      ]),
+    );
+    expect(Object.keys(bodyOf('/api/v3/transaction/{ref}?action=decline').properties!)).toEqual([
+      'gateway_msg',
+      'gateway_err_code',
+      'gateway_err_detail',
+    ]);
+    const change = bodyOf('/api/v3/transaction/{ref}?action=changeAppliedAmounts');
+    expect(change.required).toEqual(['applied_to']);
+    expect(Object.keys(bodyOf('/api/v3/transaction/{ref}?action=email').properties!)).toEqual(
+      expect.arrayContaining(['email', 'cc', 'bcc', 'subject', 'body', 'html', 'from', 'message_id']),
+    );
+    expect(Object.keys(bodyOf('/api/v3/transaction/{ref}?action=refund').properties!)).toEqual(['amount']);
+    expect(document.paths['/api/v3/transaction/{ref}?action=void'].post.summary).toBe('Void the transaction');
+    expect(Object.keys(bodyOf('/api/v3/package/{ref}?action=welcome').properties!)).toContain('message_id');
+    // An example from the recorded traffic.
+    const refund = document.paths['/api/v3/transaction/{ref}?action=refund'].post as Operation;
+    expect(refund.requestBody!.content['application/json'].example).toEqual({ amount: 10.0 });
+  });
+
+  it('describes nested bodies and required fields', async () => {
+    const document = (await t.http.get('/api/v3/_openapi.json').expect(200)).body;
+    const schemas = document.components.schemas as Record<string, Schema>;
+    const named = (ref: string | undefined): Schema => schemas[ref!.split('/').pop()!];
+    const invoice = schemas.CreateInvoiceDto;
+    expect(invoice.required).toEqual(['line_items']);
+    expect(Object.keys(invoice.properties!)).toEqual(
+      expect.arrayContaining(['customer_id', 'customer_token', 'customer_external_key', 'bill_addr1', 'ship_country']),
+    );
+    const line = named(invoice.properties!.line_items.items!.$ref);
+    expect(Object.keys(line.properties!)).toEqual(
+      expect.arrayContaining(['item_id', 'descrip', 'line_rate', 'line_quantity', 'custom_10']),
+    );
+    const tierset = named(schemas.CreateItemDto.properties!.tiersets.items!.$ref);
+    expect(Object.keys(tierset.properties!)).toEqual(
+      expect.arrayContaining(['pricemodel', 'base', 'setup', 'paycycle', 'tiers']),
+    );
+    expect(named(tierset.properties!.tiers.items!.$ref).required).toEqual(['unit_from', 'amount']);
+    expect(schemas.CreateItemDto.required).toEqual(['name']);
+    expect(schemas.CreateQuoteDto.required).toEqual(expect.arrayContaining(['paycycle', 'line_items']));
+    expect(schemas.CreateSubscriptionDto.required).toEqual(['line_items']);
+    expect(schemas.RecordTransactionDto.required).toEqual(
+      expect.arrayContaining(['transaction_type', 'gateway_method', 'amount']),
+    );
+    expect(schemas.CreateTaxDto.properties!.rate).toMatchObject({ type: 'number' });
   });
 
   it('has a browsable page at /api/docs without a credential', async () => {

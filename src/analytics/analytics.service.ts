@@ -125,7 +125,7 @@ export class AnalyticsService {
     const asOfEnd = DateTime.fromISO(asOf, { zone: zoneNamed(this.config.timezone) })
       .plus({ days: 1 })
       .toJSDate();
-    const found = await receivables(this.dataSource.manager, asOf, today, asOfEnd, period);
+    const found = await receivables(this.dataSource.manager, asOf, today, asOfEnd, period, by === 'customer');
     const aging = (a: Aging) =>
       Object.fromEntries([...AGING_BUCKETS, 'total'].map((b) => [b, money(a[b as keyof Aging])]));
     if (by === 'customer') {

@@ -1,10 +1,10 @@
 import Decimal from 'decimal.js';
+import { DateTime } from 'luxon';
 import { EntityManager } from 'typeorm';
 import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
-import { daysBetween } from 'src/core/time/account-date';
 import { queryArrays } from 'src/database/raw-query';
-import { asDate, dateText } from './db-values';
+import { asDate } from './db-values';
 import { ReportPeriod } from './report-period';
 
 /** Transactions that count as money moved (transactions/transaction-status.ts COUNTING_STATUSES). */
@@ -107,14 +107,6 @@ export const AGING_BUCKETS = ['not_due', 'days_1_30', 'days_31_60', 'days_61_90'
 export type AgingBucket = (typeof AGING_BUCKETS)[number];
 export type Aging = Record<AgingBucket | 'total', Decimal>;
 
-function bucketOf(daysPastDue: number): AgingBucket {
-  if (daysPastDue <= 0) return 'not_due';
-  if (daysPastDue <= 30) return 'days_1_30';
-  if (daysPastDue <= 60) return 'days_31_60';
-  if (daysPastDue <= 90) return 'days_61_90';
-  return 'days_over_90';
-}
-
 export const emptyAging = (): Aging => ({
   not_due: ZERO,
   days_1_30: ZERO,
@@ -125,10 +117,12 @@ export const emptyAging = (): Aging => ({
 });
 
 /**
- * Open balances as of the end of `asOf` by days past due, per currency and per customer:
- * each invoice dated by then, not void by then, owes its total less the payments and
- * credits applied by then plus the refunds given back by then. When `asOf` is today or
- * later only invoices open now can owe anything, so only they are read.
+ * Open balances as of the end of `asOf` by days past due, per currency and, with
+ * `byCustomer`, per customer: each invoice dated by then, not void by then, owes its total
+ * less the payments and credits applied by then plus the refunds given back by then. When
+ * `asOf` is today or later only invoices open now can owe anything, so only they are read.
+ * The database sums the balances (whole cents) per bucket: the bucket of a due date is
+ * found by comparing it with the dates 30, 60 and 90 days before `asOf`. One query.
  */
 export async function receivables(
   m: EntityManager,
@@ -137,35 +131,55 @@ export async function receivables(
   /** The instant the account day after `asOf` starts: a void before it counts. */
   asOfEnd: Date,
   period: Pick<ReportPeriod, 'currency'>,
+  byCustomer: boolean,
 ): Promise<{ totals: Map<number, Aging>; customers: Map<number, Map<number, Aging>> }> {
-  const sum = amountSum(m);
+  const { cents } = amountSum(m);
   const netApplied = `CASE WHEN t.transaction_id IS NULL THEN 0 WHEN t.transaction_type = 'ref' THEN -ABS(ta.applied) ELSE ta.applied END`;
+  const daysBefore = (n: number) => DateTime.fromISO(asOf).minus({ days: n }).toISODate()!;
+  const customer = byCustomer ? 'customer_id, ' : '';
   const rows = await queryArrays(
     m,
-    `SELECT i.currency_id, i.customer_id, i.due_date, MAX(i.total) AS total, ${sum.sql(netApplied)}
-     FROM invoice i
-     LEFT JOIN transaction_applied ta ON ta.invoice_id = i.invoice_id
-     LEFT JOIN payment_transaction t ON t.transaction_id = ta.transaction_id AND t.status_str IN ${COUNTING} AND t.transaction_date <= :asOf
-     WHERE i.date <= :asOf AND i.deleted_datetime IS NULL AND (i.void_datetime IS NULL OR i.void_datetime >= :dayAfter)
-       ${asOf >= today ? "AND i.invoice_status_str LIKE 'open-%'" : ''}${period.currency ? ' AND i.currency_id = :currency' : ''}
-     GROUP BY i.invoice_id, i.currency_id, i.customer_id, i.due_date`,
-    { asOf, dayAfter: asOfEnd, currency: period.currency?.currency_id },
+    `SELECT currency_id, ${customer}bucket, SUM(balance) FROM (
+       SELECT i.currency_id, i.customer_id,
+         CASE WHEN i.due_date >= :asOf THEN 0 WHEN i.due_date >= :d30 THEN 1 WHEN i.due_date >= :d60 THEN 2
+              WHEN i.due_date >= :d90 THEN 3 ELSE 4 END AS bucket,
+         MAX(${cents('i.total')}) - COALESCE(SUM(${cents(netApplied)}), 0) AS balance
+       FROM invoice i
+       LEFT JOIN transaction_applied ta ON ta.invoice_id = i.invoice_id
+       LEFT JOIN payment_transaction t ON t.transaction_id = ta.transaction_id AND t.status_str IN ${COUNTING} AND t.transaction_date <= :asOf
+       WHERE i.date <= :asOf AND i.deleted_datetime IS NULL AND (i.void_datetime IS NULL OR i.void_datetime >= :dayAfter)
+         ${asOf >= today ? "AND i.invoice_status_str LIKE 'open-%'" : ''}${period.currency ? ' AND i.currency_id = :currency' : ''}
+       GROUP BY i.invoice_id, i.currency_id, i.customer_id, i.due_date
+     ) owed WHERE balance > 0 GROUP BY currency_id, ${customer}bucket`,
+    {
+      asOf,
+      d30: daysBefore(30),
+      d60: daysBefore(60),
+      d90: daysBefore(90),
+      dayAfter: asOfEnd,
+      currency: period.currency?.currency_id,
+    },
   );
   const totals = new Map<number, Aging>();
   const customers = new Map<number, Map<number, Aging>>();
   if (period.currency) totals.set(period.currency.currency_id, emptyAging());
-  for (const [currency, customer, due, total, applied] of rows as Array<[number, number, string, string, string]>) {
-    const balance = new Money(total).toDecimalPlaces(2).minus(sum.read(applied));
-    if (balance.lte(0)) continue;
-    const bucket = bucketOf(daysBetween(dateText(due), asOf));
+  for (const row of rows) {
+    const [currency, who, bucket, owed] = byCustomer ? row : [row[0], 0, row[1], row[2]];
+    // Whole cents: an exact DECIMAL string from MariaDB, an integer well inside 2^53 from SQLite.
+    const balance = new Money(owed as string | number).div(100);
     let all = totals.get(Number(currency));
     if (!all) totals.set(Number(currency), (all = emptyAging()));
-    let ofCurrency = customers.get(Number(currency));
-    if (!ofCurrency) customers.set(Number(currency), (ofCurrency = new Map<number, Aging>()));
-    let mine = ofCurrency.get(Number(customer));
-    if (!mine) ofCurrency.set(Number(customer), (mine = emptyAging()));
-    for (const aging of [all, mine]) {
-      aging[bucket] = aging[bucket].plus(balance);
+    const targets = [all];
+    if (byCustomer) {
+      let ofCurrency = customers.get(Number(currency));
+      if (!ofCurrency) customers.set(Number(currency), (ofCurrency = new Map<number, Aging>()));
+      let mine = ofCurrency.get(Number(who));
+      if (!mine) ofCurrency.set(Number(who), (mine = emptyAging()));
+      targets.push(mine);
+    }
+    const name = AGING_BUCKETS[Number(bucket)];
+    for (const aging of targets) {
+      aging[name] = aging[name].plus(balance);
       aging.total = aging.total.plus(balance);
     }
   }

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { BulkDispatcher } from './bulk-dispatcher';
 import { parseBulkRequest } from './bulk-request';
@@ -10,6 +11,23 @@ export class BulkController {
 
   @Post()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Run up to 25 calls in one request, chained by JSONPath references' })
+  @ApiBody({
+    schema: {
+      type: 'array',
+      maxItems: 25,
+      items: {
+        type: 'object',
+        required: ['request_method', 'uri'],
+        properties: {
+          request_method: { type: 'string', enum: ['GET', 'POST', 'PUT'] },
+          uri: { type: 'string', example: '/api/v3/customer' },
+          payload: { type: 'object', nullable: true, additionalProperties: true },
+          id: { type: 'string', nullable: true, description: 'a name later entries refer to (`<id>:$.response.id`)' },
+        },
+      },
+    },
+  })
   async run(@Body() body: unknown, @Req() req: Request): Promise<{ _bulk: unknown[] }> {
     const entries = parseBulkRequest(body);
     return { _bulk: await this.dispatcher.run(entries, req) };

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { UnitOfWork } from 'src/database/unit-of-work';
+import { ActionCatalog } from './actions/action-catalog';
 import { BasicAuthenticator } from './auth/basic-authenticator';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
 import { HttpBasicStrategy } from './auth/http-basic.strategy';
@@ -48,6 +49,7 @@ import { DomainEvent } from './events/domain-event.entity';
   ],
   controllers: [TeapotController],
   providers: [
+    ActionCatalog,
     Clock,
     WireFormat,
     UnitOfWork,
@@ -68,6 +70,7 @@ import { DomainEvent } from './events/domain-event.entity';
     { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
   ],
   exports: [
+    ActionCatalog,
     BasicAuthenticator,
     Clock,
     WireFormat,

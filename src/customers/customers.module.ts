@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CustomerActions } from './customer-actions';
 import { CustomerActivity } from './customer-activity';
 import { CustomerDeletion } from './customer-deletion';
 import { CustomerExtensions } from './customer-figures';
@@ -13,21 +12,7 @@ import { Contact } from './entities/contact.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([Customer, Contact])],
   controllers: [CustomersController],
-  providers: [
-    CustomersService,
-    CustomerPresenter,
-    CustomerExtensions,
-    CustomerActions,
-    CustomerDeletion,
-    CustomerActivity,
-  ],
-  exports: [
-    CustomersService,
-    CustomerPresenter,
-    CustomerExtensions,
-    CustomerActions,
-    CustomerDeletion,
-    CustomerActivity,
-  ],
+  providers: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerDeletion, CustomerActivity],
+  exports: [CustomersService, CustomerPresenter, CustomerExtensions, CustomerDeletion, CustomerActivity],
 })
 export class CustomersModule {}

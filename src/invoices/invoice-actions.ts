@@ -1,5 +1,6 @@
+import { ActionCatalog } from 'src/core/actions/action-catalog';
+import { MailOverridesDto } from 'src/mail/dto/mail-overrides.dto';
 import { Injectable } from '@nestjs/common';
-import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -22,7 +23,7 @@ import { InvoiceStatusUpdater } from './invoice-status-updater';
 import { INVOICE_REF } from './invoice-ref';
 import { InvoicesService } from './invoices.service';
 
-/** Actions on one invoice (DESIGN §6 "Invoices"): void, email, print, collections. */
+/** Actions on one invoice (DESIGN §6 "Invoices"): void, email, print, collections (payments declare `pay`). */
 @Injectable()
 export class InvoiceActions {
   constructor(
@@ -36,23 +37,22 @@ export class InvoiceActions {
     private readonly extensions: InvoiceExtensions,
     private readonly mail: MailService,
     private readonly templates: MailTemplates,
-  ) {}
-
-  private readonly added: Record<string, ObjectAction> = {};
-
-  /** Actions other modules add at start (payments add `pay`). */
-  add(name: string, action: ObjectAction): void {
-    this.added[name] = action;
-  }
-
-  all(): Readonly<Record<string, ObjectAction>> {
-    return {
-      void: (ref, body, ctx) => this.void(ref, body, ctx),
-      email: (ref, body, ctx) => this.email(ref, body, ctx),
-      print: (ref, body, ctx) => this.print(ref, body, ctx),
-      collections: (ref, body, ctx) => this.collections(ref, body, ctx),
-      ...this.added,
-    };
+    catalog: ActionCatalog,
+  ) {
+    const none = { none: true } as const;
+    catalog.object('invoice', 'void', { summary: 'Void the invoice', body: none }, (r, b, c) => this.void(r, b, c));
+    catalog.object(
+      'invoice',
+      'email',
+      { summary: 'Mail the invoice', body: { described: MailOverridesDto } },
+      (r, b, c) => this.email(r, b, c),
+    );
+    catalog.object('invoice', 'print', { summary: 'Record the invoice as printed', body: none }, (r, b, c) =>
+      this.print(r, b, c),
+    );
+    catalog.object('invoice', 'collections', { summary: 'Send the invoice to collections', body: none }, (r, b, c) =>
+      this.collections(r, b, c),
+    );
   }
 
   /** Balance 0, `closed-void`, `void_datetime`; events invoice/void and invoice/status. */

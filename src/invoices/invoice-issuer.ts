@@ -18,6 +18,7 @@ import { InvoiceLine, LineOrigin } from './entities/invoice-line.entity';
 import { InvoiceSchedule } from './entities/invoice-schedule.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceEvents } from './invoice-events';
+import { lockCustomers } from 'src/customers/customer-lock';
 import { OpenDueDates } from './open-due-dates';
 import { InvoiceExtensions, NOTHING_APPLIED } from './invoice-extensions';
 import { invoiceFigures } from './invoice-figures';
@@ -217,6 +218,12 @@ export class InvoiceIssuer {
   ): Promise<number[]> {
     if (built.length === 0) return [];
     const m = tx.manager;
+    // The customers first (customer-lock.ts): their open_due_date is stored below, and a
+    // payment holding a customer while it locks the customer's invoices must not wait on us.
+    await lockCustomers(
+      tx,
+      built.map(({ invoice }) => invoice.customer_id as number),
+    );
     const now = this.clock.now();
     const ids = new Array<number>(built.length);
     for (const run of insertRuns(built.map((b) => b.invoice))) {

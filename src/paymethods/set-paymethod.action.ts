@@ -1,11 +1,10 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { ActionCatalog } from 'src/core/actions/action-catalog';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
-import { validateBody } from 'src/core/validation/validate-body';
-import { CustomerActions } from 'src/customers/customer-actions';
 import { CUSTOMER_REF, CustomersService } from 'src/customers/customers.service';
 import { Customer } from 'src/customers/entities/customer.entity';
 import { modStamps } from 'src/core/context/record-stamps';
@@ -17,9 +16,8 @@ import { TokenizedService } from './tokenized.service';
 
 /** `POST /customer/<id>?action=setPayMethod`: the customer's default payment method. */
 @Injectable()
-export class SetPayMethodAction implements OnModuleInit {
+export class SetPayMethodAction {
   constructor(
-    private readonly actions: CustomerActions,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly revisions: RevisionService,
@@ -27,10 +25,14 @@ export class SetPayMethodAction implements OnModuleInit {
     private readonly cards: CreditCardsService,
     private readonly bankAccounts: BankAccountsService,
     private readonly tokenized: TokenizedService,
-  ) {}
-
-  onModuleInit(): void {
-    this.actions.add('setPayMethod', (ref, body, ctx) => this.run(ref, validateBody(SetPayMethodDto, body), ctx));
+    catalog: ActionCatalog,
+  ) {
+    catalog.object(
+      'customer',
+      'setPayMethod',
+      { summary: "Set the customer's default payment method", body: { dto: SetPayMethodDto } },
+      (ref, dto, ctx) => this.run(ref, dto, ctx),
+    );
   }
 
   private async run(ref: string, dto: SetPayMethodDto, ctx: RequestContext): Promise<true> {

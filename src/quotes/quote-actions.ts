@@ -1,6 +1,8 @@
+import { ActionCatalog } from 'src/core/actions/action-catalog';
+import { NoBodyDto } from 'src/core/validation/no-body.dto';
+import { MailOverridesDto } from 'src/mail/dto/mail-overrides.dto';
 import { Injectable } from '@nestjs/common';
 import { IsNull, Not } from 'typeorm';
-import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
 import { ZERO } from 'src/core/money/decimal';
 import { formatAmount } from 'src/core/money/money-format';
@@ -10,7 +12,6 @@ import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { parseInputDatetime } from 'src/core/time/datetime-input';
-import { validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Contact } from 'src/customers/entities/contact.entity';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
@@ -57,14 +58,23 @@ export class QuoteActions {
     private readonly templates: MailTemplates,
     private readonly issuer: InvoiceIssuer,
     private readonly invoiceReader: InvoiceReader,
-  ) {}
-
-  all(): Readonly<Record<string, ObjectAction>> {
-    return {
-      convert: (ref, body, ctx) => this.convert(ref, validateBody(class {}, body), ctx),
-      reject: (ref, body, ctx) => this.reject(ref, validateBody(class {}, body), ctx),
-      email: (ref, body, ctx) => this.email(ref, mailOverrides(body), ctx),
-    };
+    catalog: ActionCatalog,
+  ) {
+    catalog.object(
+      'quote',
+      'convert',
+      { summary: 'Accept the quote: an invoice or a subscription', body: { dto: NoBodyDto } },
+      (r, d, c) => this.convert(r, d, c),
+    );
+    catalog.object('quote', 'reject', { summary: 'Reject the quote', body: { dto: NoBodyDto } }, (r, d, c) =>
+      this.reject(r, d, c),
+    );
+    catalog.object(
+      'quote',
+      'email',
+      { summary: 'Mail the quote', body: { described: MailOverridesDto } },
+      (r, body, c) => this.email(r, mailOverrides(body), c),
+    );
   }
 
   /**

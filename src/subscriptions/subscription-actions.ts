@@ -1,17 +1,18 @@
+import { ActionBody, ActionCatalog } from 'src/core/actions/action-catalog';
+import { NoBodyDto } from 'src/core/validation/no-body.dto';
+import { MailOverridesDto } from 'src/mail/dto/mail-overrides.dto';
 import { Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
 import { DataSource, In, IsNull, Not } from 'typeorm';
 import { firstCycleStartOnOrAfter } from 'src/billing/cycles/cycle-calendar';
 import { Contact } from 'src/customers/entities/contact.entity';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { ObjectAction } from 'src/core/actions/actions';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { parseInputDate } from 'src/core/time/datetime-input';
-import { validateBody } from 'src/core/validation/validate-body';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { modStamps } from 'src/core/context/record-stamps';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
@@ -63,29 +64,30 @@ export class SubscriptionActions {
     private readonly endings: SubscriptionEndings,
     private readonly mail: MailService,
     private readonly templates: MailTemplates,
-  ) {}
-
-  private readonly added: Record<string, ObjectAction> = {};
-
-  /** Actions that need other modules (the `invoice` action, once invoices can be issued from a draft). */
-  add(name: string, action: ObjectAction): void {
-    this.added[name] = action;
-  }
-
-  all(): Readonly<Record<string, ObjectAction>> {
-    return {
-      upgrade: (ref, body, ctx) => this.upgrade(ref, validateBody(UpgradeDto, body), ctx),
-      cancel: (ref, body, ctx) => this.cancel(ref, validateBody(CancelDto, body), ctx),
-      suspend: (ref, body, ctx) => this.suspend(ref, validateBody(SuspendDto, body), ctx),
-      unsuspend: (ref, body, ctx) => this.unsuspend(ref, validateBody(class {}, body), ctx),
-      hold: (ref, body, ctx) => this.hold(ref, validateBody(HoldDto, body), ctx),
-      paycycle: (ref, body, ctx) => this.paycycle(ref, validateBody(PaycycleDto, body), ctx),
-      paymethod: (ref, body, ctx) => this.paymethod(ref, validateBody(SubscriptionPaymethodDto, body), ctx),
-      setPayMethod: (ref, body, ctx) => this.paymethod(ref, validateBody(SubscriptionPaymethodDto, body), ctx),
-      welcome: (ref, body, ctx) => this.welcome(ref, mailOverrides(body, 'welcome'), ctx),
-      invoice: (ref, body, ctx) => this.invoice(ref, validateBody(InvoiceNowDto, body), ctx),
-      ...this.added,
-    };
+    catalog: ActionCatalog,
+  ) {
+    const on = <D>(
+      name: string,
+      summary: string,
+      body: ActionBody<D>,
+      run: (ref: string, dto: D, ctx: RequestContext) => Promise<unknown>,
+    ): void => catalog.object('package', name, { summary, body }, run);
+    on('upgrade', 'Change lines (add, replace, remove), with prorations', { dto: UpgradeDto }, (r, d, c) =>
+      this.upgrade(r, d, c),
+    );
+    on('cancel', 'Cancel now or at a future cancel_date', { dto: CancelDto }, (r, d, c) => this.cancel(r, d, c));
+    on('suspend', 'Suspend billing', { dto: SuspendDto }, (r, d, c) => this.suspend(r, d, c));
+    on('unsuspend', 'Resume a suspended subscription', { dto: NoBodyDto }, (r, d, c) => this.unsuspend(r, d, c));
+    on('hold', 'Hold invoicing until a date', { dto: HoldDto }, (r, d, c) => this.hold(r, d, c));
+    on('paycycle', 'Change the paycycle', { dto: PaycycleDto }, (r, d, c) => this.paycycle(r, d, c));
+    on('paymethod', 'Change the payment method', { dto: SubscriptionPaymethodDto }, (r, d, c) =>
+      this.paymethod(r, d, c),
+    );
+    catalog.objectAlias('package', 'setPayMethod', 'paymethod');
+    on('welcome', 'Mail the welcome message', { described: MailOverridesDto }, (r, body, c) =>
+      this.welcome(r, mailOverrides(body, 'welcome'), c),
+    );
+    on('invoice', 'Bill the next cycle now', { dto: InvoiceNowDto }, (r, d, c) => this.invoice(r, d, c));
   }
 
   /**

@@ -1,4 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { ActionCatalog } from 'src/core/actions/action-catalog';
+import { InvoicePayInputDto } from './dto/applied-to.dto';
 import { DataSource } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -7,7 +9,6 @@ import { findByPathRef } from 'src/core/refs/ref-resolver';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { isPlainObject } from 'src/core/validation/validate-body';
 import { UnitOfWork } from 'src/database/unit-of-work';
-import { InvoiceActions } from 'src/invoices/invoice-actions';
 import { INVOICE_REF } from 'src/invoices/invoice-ref';
 import { InvoiceLedger } from './invoice-ledger';
 import { lockCustomers } from 'src/customers/customer-lock';
@@ -26,9 +27,8 @@ const invoiceGone = (): ApiError => ApiError.notFound(INVOICE_REF.resource);
  * invoice is charged as `POST /transaction?action=pay` would (same method selection).
  */
 @Injectable()
-export class InvoicePayAction implements OnModuleInit {
+export class InvoicePayAction {
   constructor(
-    private readonly actions: InvoiceActions,
     private readonly payments: PaymentService,
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
@@ -37,10 +37,15 @@ export class InvoicePayAction implements OnModuleInit {
     private readonly revisions: RevisionService,
     private readonly sentPaymethod: SentPaymethod,
     private readonly credit: CustomerCredit,
-  ) {}
-
-  onModuleInit(): void {
-    this.actions.add('pay', (ref, body, ctx) => this.run(ref, body, ctx));
+    catalog: ActionCatalog,
+  ) {
+    // Its own parser: a card sent in the body is read before any other field (isSentPaymethod).
+    catalog.object(
+      'invoice',
+      'pay',
+      { summary: 'Pay the invoice', body: { described: InvoicePayInputDto } },
+      (r, b, c) => this.run(r, b, c),
+    );
   }
 
   private async run(ref: string, body: unknown, ctx: RequestContext): Promise<unknown> {

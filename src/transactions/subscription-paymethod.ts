@@ -1,28 +1,25 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Plugins } from 'src/core/plugins/plugins';
+import { StoredMethodRef, SubscriptionPaymethodSource } from 'src/paymethods/subscription-paymethod-source';
 
-/** A stored method named by id (a subscription's or a customer's default). */
-export type StoredMethodRef = { creditcard_id: number } | { ach_id: number } | { tokenized_id: number };
+export type { StoredMethodRef };
 
 /**
  * Payment-method selection step 1 (SPEC "Transactions"): the method of the subscription
- * an invoice came from.
- */
-export abstract class SubscriptionPaymethods {
-  abstract methodOf(m: EntityManager, packageId: number): Promise<StoredMethodRef | null>;
-}
-
-/**
- * The provider payments use. Payments and subscriptions may not import each other, so the
- * composition root hands the subscriptions module's lookup over at start (`use`); without
- * it, step 1 never applies.
+ * an invoice came from, asked of the `@SubscriptionPaymethodSource()` provider found at
+ * start (the subscriptions module's); without one, step 1 never applies.
  */
 @Injectable()
-export class NoSubscriptionPaymethods extends SubscriptionPaymethods {
-  private source: Pick<SubscriptionPaymethods, 'methodOf'> | null = null;
+export class SubscriptionPaymethods implements OnModuleInit {
+  private source: SubscriptionPaymethodSource | null = null;
 
-  use(source: Pick<SubscriptionPaymethods, 'methodOf'>): void {
-    this.source = source;
+  constructor(private readonly plugins: Plugins) {}
+
+  onModuleInit(): void {
+    const found = this.plugins.classes(SubscriptionPaymethodSource);
+    if (found.length > 1) throw new Error('More than one subscription paymethod source is marked');
+    this.source = found[0]?.instance ?? null;
   }
 
   methodOf(m: EntityManager, packageId: number): Promise<StoredMethodRef | null> {

@@ -1,10 +1,8 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { CollectionAction, ObjectAction, pickAction } from 'src/core/actions/actions';
-import { Ctx, RequestContext } from 'src/core/context/request-context';
-import { ApiResult, created } from 'src/core/envelope/api-result';
-import { RevisionService } from 'src/core/revisions/revision.service';
-import { isPlainObject, validateBody } from 'src/core/validation/validate-body';
-import { WireFormat } from 'src/core/wire/wire-format';
+import { Controller } from '@nestjs/common';
+import { ActionCatalog } from 'src/core/actions/action-catalog';
+import { RequestContext } from 'src/core/context/request-context';
+import { ResourceController } from 'src/core/resource/resource-controller';
+import { PayRequestDto } from './dto/pay-request.dto';
 import { RecordTransactionDto } from './dto/record-transaction.dto';
 import { ChangeAppliedDto, DeclineDto, EmailReceiptDto, RefundDto } from './dto/transaction-actions.dto';
 import { PaymentService } from './payment.service';
@@ -12,86 +10,64 @@ import { TransactionActionsService } from './transaction-actions.service';
 import { TransactionReceiptService } from './transaction-receipt.service';
 import { TransactionsService } from './transactions.service';
 
+/** `/transaction`: POST records a credit memo or offline payment; `?action=pay` charges. */
 @Controller('api/v3/transaction')
-export class TransactionsController {
-  private readonly collectionActions: Record<string, CollectionAction> = {
-    pay: (body, ctx) => this.payments.pay(ctx, body),
-  };
-
-  private readonly objectActions: Record<string, ObjectAction> = {
-    void: (ref, _body, ctx) => this.actions.void(ctx, ref),
-    decline: (ref, body, ctx) => this.actions.decline(ctx, ref, validateBody(DeclineDto, body)),
-    refund: (ref, body, ctx) => this.actions.refund(ctx, ref, validateBody(RefundDto, body).amount),
-    changeAppliedAmounts: (ref, body, ctx) =>
-      this.actions.changeAppliedAmounts(ctx, ref, validateBody(ChangeAppliedDto, body).applied_to),
-    email: (ref, body, ctx) => this.receipts.send(ctx, ref, validateBody(EmailReceiptDto, body)),
-  };
-
+export class TransactionsController extends ResourceController({
+  resource: 'transaction',
+  noun: 'transaction',
+  plural: 'transactions',
+  create: RecordTransactionDto,
+  createSummary: 'Record a credit memo or an offline payment (`?action=pay` charges)',
+  actions: true,
+  collectionActions: true,
+}) {
   constructor(
-    private readonly transactions: TransactionsService,
-    private readonly payments: PaymentService,
-    private readonly actions: TransactionActionsService,
-    private readonly receipts: TransactionReceiptService,
-    private readonly revisions: RevisionService,
-    private readonly wire: WireFormat,
-  ) {}
-
-  @Get()
-  list(@Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
-    return this.transactions.list(query);
+    protected readonly reads: TransactionsService,
+    payments: PaymentService,
+    actions: TransactionActionsService,
+    receipts: TransactionReceiptService,
+    catalog: ActionCatalog,
+  ) {
+    super();
+    const on = catalog.object.bind(catalog);
+    // Its own parser: a card in `paymethods` is checked field by field, its number never echoed.
+    catalog.collection(
+      'transaction',
+      'pay',
+      { summary: 'Charge a card or bank account and apply the payment', body: { described: PayRequestDto } },
+      (body, ctx) => payments.pay(ctx, body),
+    );
+    on('transaction', 'void', { summary: 'Void the transaction', body: { none: true } }, (ref, _b, ctx) =>
+      actions.void(ctx, ref),
+    );
+    on(
+      'transaction',
+      'decline',
+      { summary: 'Record the payment as declined', body: { dto: DeclineDto } },
+      (ref, dto, ctx) => actions.decline(ctx, ref, dto),
+    );
+    on(
+      'transaction',
+      'refund',
+      { summary: 'Refund the payment, in full or in part', body: { dto: RefundDto } },
+      (ref, dto, ctx) => actions.refund(ctx, ref, dto.amount),
+    );
+    on(
+      'transaction',
+      'changeAppliedAmounts',
+      { summary: 'Replace what the transaction is applied to', body: { dto: ChangeAppliedDto } },
+      (ref, dto, ctx) => actions.changeAppliedAmounts(ctx, ref, dto.applied_to),
+    );
+    on('transaction', 'email', { summary: 'Mail the receipt', body: { dto: EmailReceiptDto } }, (ref, dto, ctx) =>
+      receipts.send(ctx, ref, dto),
+    );
   }
 
-  @Get('_count')
-  count(@Query() query: Record<string, unknown>): Promise<number> {
-    return this.transactions.count(query);
-  }
-
-  @Get(':ref')
-  findOne(@Param('ref') ref: string): Promise<Record<string, unknown>> {
-    return this.transactions.findOne(ref);
-  }
-
-  @Get(':ref/_revision')
-  async revisionsOf(@Param('ref') ref: string, @Query('limit') limit: unknown): Promise<Record<string, unknown>[]> {
-    return this.revisions.list('transaction', await this.transactions.idOf(ref), limit);
-  }
-
-  /** POST /transaction records; `?action=pay` charges. */
-  @Post()
-  async create(@Query('action') action: unknown, @Body() body: unknown, @Ctx() ctx: RequestContext): Promise<unknown> {
-    if (action !== undefined) return pickAction(this.collectionActions, 'transaction', action)(body, ctx);
-    // Not @Body(DtoPipe): `?action=` picks another body (the pay request), so the action is read first.
-    const dto = validateBody(RecordTransactionDto, body);
-    const id = await this.transactions.record(ctx, dto, isPlainObject(body) ? body : {});
-    return created(this.wire.apiUrl('transaction', id), id) satisfies ApiResult;
-  }
-
-  @Post('_action/:action')
-  collectionAction(
-    @Param('action') action: string,
-    @Body() body: unknown,
-    @Ctx() ctx: RequestContext,
-  ): Promise<unknown> {
-    return pickAction(this.collectionActions, 'transaction', action)(body, ctx);
-  }
-
-  @Post(':ref')
-  action(
-    @Param('ref') ref: string,
-    @Query('action') action: unknown,
-    @Body() body: unknown,
-    @Ctx() ctx: RequestContext,
-  ): Promise<unknown> {
-    return pickAction(this.objectActions, 'transaction', action)(ref, body, ctx);
-  }
-
-  @Post(':ref/_action/:action')
-  actionByPath(
-    @Param('ref') ref: string,
-    @Param('action') action: string,
-    @Body() body: unknown,
-    @Ctx() ctx: RequestContext,
-  ): Promise<unknown> {
-    return pickAction(this.objectActions, 'transaction', action)(ref, body, ctx);
+  protected override createObject(
+    ctx: RequestContext,
+    dto: RecordTransactionDto,
+    body: Record<string, unknown>,
+  ): Promise<number> {
+    return this.reads.record(ctx, dto, body);
   }
 }

@@ -17,7 +17,7 @@ import { InvoicesLedger } from './invoices-ledger';
 import { PaymentAttemptSweeper } from './payment-attempt-sweeper';
 import { PaymentSources } from './payment-sources';
 import { PaymentService } from './payment.service';
-import { NoSubscriptionPaymethods, SubscriptionPaymethods } from './subscription-paymethod';
+import { SubscriptionPaymethods } from './subscription-paymethod';
 import { RefundAttempts } from './refund-attempts';
 import { TransactionActionsService } from './transaction-actions.service';
 import { TransactionCustomerActivity } from './transaction-customer-activity';
@@ -65,7 +65,7 @@ import { GatewayDispute } from './entities/gateway-dispute.entity';
     InvoicePayAction,
     StripeEvents,
     { provide: InvoiceLedger, useClass: InvoicesLedger },
-    { provide: SubscriptionPaymethods, useClass: NoSubscriptionPaymethods },
+    SubscriptionPaymethods,
   ],
   exports: [PaymentService, TransactionsService, PaymentAttemptSweeper, ChargeAttempts, PaymentSources],
 })

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PasswordField } from './password-field';
 
@@ -19,6 +20,7 @@ export const LOGIN_DESTINATIONS = [
 
 /** `POST /user/<id>?action=getLoginURL`. */
 export class LoginUrlDto {
+  @ApiPropertyOptional({ type: 'string', enum: [...LOGIN_DESTINATIONS], description: 'default: the portal home page' })
   @IsOptional()
   @IsIn(LOGIN_DESTINATIONS, { message: `$property must be one of: ${LOGIN_DESTINATIONS.join(', ')}` })
   destination?: (typeof LOGIN_DESTINATIONS)[number];

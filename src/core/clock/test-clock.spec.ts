@@ -41,7 +41,7 @@ describe('TestClock', () => {
 
   beforeEach(() => (log.length = 0));
 
-  it('runs at each moment only the works due then, those they made due at it once, and every work at the end', async () => {
+  it('runs every work first and last, and between only the works due then and those they made due, once', async () => {
     const billingDue = new Set([at('2026-01-02T00:00:00Z').getTime(), at('2026-01-05T00:00:00Z').getTime()]);
     const collectionDue = new Set<number>();
     const nightlyDue = new Set([at('2026-01-03T00:00:00Z').getTime()]);
@@ -52,8 +52,12 @@ describe('TestClock', () => {
     ]);
     await clock.advanceTo(at('2026-01-04T00:00:00Z'));
     expect(log).toEqual([
-      'billing@2026-01-02T00:00:00',
+      // The first moment runs every work (what was due before the move), then the others
+      // run only the works due then and those made due.
       'collection@2026-01-02T00:00:00',
+      'billing@2026-01-02T00:00:00',
+      'nightly@2026-01-02T00:00:00',
+      // Collection ran at that moment already: once a moment, so what billing made due waits.
       'nightly@2026-01-03T00:00:00',
       'collection@2026-01-04T00:00:00',
       'billing@2026-01-04T00:00:00',

@@ -15,8 +15,8 @@ const PROGRESS_EVERY_MS = 5_000;
  * each moment queued before taking the next step, so work sees the time it was due at.
  * It jumps from one due moment to the next (each work's `nextDueAfter`), never through
  * timer ticks: a moment runs only the works due at it, then those that became due at it
- * through that work (a billing run's invoices due for collection), each once; the moment
- * moved to runs every work. With TEST_CLOCK=true the Clock is frozen at start-up and moves
+ * through that work (a billing run's invoices due for collection), each once; the first
+ * moment and the moment moved to run every work. With TEST_CLOCK=true the Clock is frozen at start-up and moves
  * only through here; every moment is stored (SharedTestClock) before its work runs, so
  * workers in other processes run the queued jobs as of it.
  */
@@ -51,13 +51,14 @@ export class TestClock {
     const progress = new MoveProgress(this.logger, from, target);
     const works = this.registry.all();
     let due = await this.dueMoments(works, from);
+    // The first moment runs every work, as the moment moved to does: what was left due
+    // before the move (an invoice issued just now, due for collection) is done then.
+    let first = true;
     for (;;) {
       const next = earliest(due);
       if (!next || next.getTime() > target.getTime()) break;
-      await this.runMoment(
-        next,
-        works.filter((_, i) => due[i]?.getTime() === next.getTime()),
-      );
+      await this.runMoment(next, first ? works : works.filter((_, i) => due[i]?.getTime() === next.getTime()));
+      first = false;
       due = await this.dueMoments(works, next);
       progress.step(next);
     }

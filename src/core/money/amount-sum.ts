@@ -13,6 +13,8 @@ export interface AmountSum {
   readonly name: 'decimal' | 'cents';
   /** The aggregate (for a SELECT with GROUP BY) summing `amount`, a column or expression of 2-decimal amounts. */
   readonly sql: (amount: string) => string;
+  /** An exact integer: the cents of `amount` (for sums and window sums in whole cents). */
+  readonly cents: (amount: string) => string;
   /** The sum as the driver returns it, as a decimal; null (no amounts) is zero. */
   readonly read: (value: string | number | null) => Decimal;
 }
@@ -24,6 +26,7 @@ export interface AmountSum {
 const DECIMAL_SUM: AmountSum = {
   name: 'decimal',
   sql: (amount) => `SUM(${amount})`,
+  cents: (amount) => `ROUND((${amount}) * 100)`,
   read: (value) => (value === null ? ZERO : new Money(value)),
 };
 
@@ -38,6 +41,7 @@ const DECIMAL_SUM: AmountSum = {
 const CENTS_SUM: AmountSum = {
   name: 'cents',
   sql: (amount) => `CAST(SUM(CAST(ROUND((${amount}) * 100) AS INTEGER)) AS TEXT)`,
+  cents: (amount) => `CAST(ROUND((${amount}) * 100) AS INTEGER)`,
   read: (value) => (value === null ? ZERO : new Money(value).div(100)),
 };
 

@@ -78,6 +78,7 @@ export function StrField(max = 255, nullable = true): PropertyDecorator {
 /** A one-line string (a mail subject or sender): a line break could forge mail headers. */
 export function LineField(max = 255): PropertyDecorator {
   return compose(
+    described({ type: 'string', maxLength: max }),
     optional(false),
     IsString({ message: '$property must be a string' }),
     MaxLength(max),
@@ -88,6 +89,7 @@ export function LineField(max = 255): PropertyDecorator {
 /** E-mail addresses separated by commas (as the invoice `email` action reads them). */
 export function EmailListField(): PropertyDecorator {
   return compose(
+    described({ type: 'string', maxLength: 1000, description: 'e-mail addresses separated by commas' }),
     optional(false),
     IsString({ message: '$property must be a string' }),
     MaxLength(1000),

@@ -1,3 +1,4 @@
+import { AddressDto } from 'src/core/validation/address.dto';
 import {
   BoolField,
   customFieldsDto,
@@ -9,7 +10,7 @@ import {
 
 /** Fields writable on both create and update (SPEC "Customer"). */
 @customFieldsDto(20)
-export class CustomerFieldsDto {
+export class CustomerFieldsDto extends AddressDto {
   @IntField() parent_customer_id?: number | null;
   @StrField() external_key?: string | null;
   @StrField() company?: string | null;
@@ -23,20 +24,6 @@ export class CustomerFieldsDto {
   @StrField(128) superuser_first_name?: string | null;
   @StrField(128) superuser_last_name?: string | null;
   @StrField(64) superuser_phone?: string | null;
-  @StrField() bill_addr1?: string | null;
-  @StrField() bill_addr2?: string | null;
-  @StrField() bill_addr3?: string | null;
-  @StrField(128) bill_city?: string | null;
-  @StrField(128) bill_state?: string | null;
-  @StrField(32) bill_postcode?: string | null;
-  @StrField(128) bill_country?: string | null;
-  @StrField() ship_addr1?: string | null;
-  @StrField() ship_addr2?: string | null;
-  @StrField() ship_addr3?: string | null;
-  @StrField(128) ship_city?: string | null;
-  @StrField(128) ship_state?: string | null;
-  @StrField(32) ship_postcode?: string | null;
-  @StrField(128) ship_country?: string | null;
   @BoolField() no_taxes?: boolean;
   @BoolField() no_dunning?: boolean;
   @BoolField() no_latefees?: boolean;

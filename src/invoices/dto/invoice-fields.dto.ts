@@ -1,3 +1,6 @@
+import { Doc, DocRequire } from 'src/core/validation/doc-fields';
+import { InvoiceLineInputDto } from './invoice-line.dto';
+import { AddressWithNotesDto } from 'src/core/validation/address.dto';
 import { Allow } from 'class-validator';
 import { BodyRules } from 'src/core/validation/body-rules';
 import {
@@ -74,35 +77,20 @@ export const INVOICE_READ_ONLY = [
 @BodyRules({
   readOnly: [...INVOICE_READ_ONLY, 'refnumber', 'currency_id', 'class_id', ...INVOICE_CUSTOMER_REFS],
 })
-export class UpdateInvoiceDto {
+export class UpdateInvoiceDto extends AddressWithNotesDto {
   @StrField() external_key?: string | null;
   @EnumField(PAYCYCLES) paycycle?: string;
   @IntField({ nullable: false }) terms_id?: number;
   @IntField() admin_id?: number | null;
   @DateInputField() date?: string;
-  @StrField() bill_addr1?: string | null;
-  @StrField() bill_addr2?: string | null;
-  @StrField() bill_addr3?: string | null;
-  @StrField(128) bill_city?: string | null;
-  @StrField(128) bill_state?: string | null;
-  @StrField(32) bill_postcode?: string | null;
-  @StrField(128) bill_country?: string | null;
-  @StrField() bill_notes?: string | null;
-  @StrField() ship_addr1?: string | null;
-  @StrField() ship_addr2?: string | null;
-  @StrField() ship_addr3?: string | null;
-  @StrField(128) ship_city?: string | null;
-  @StrField(128) ship_state?: string | null;
-  @StrField(32) ship_postcode?: string | null;
-  @StrField(128) ship_country?: string | null;
-  @StrField() ship_notes?: string | null;
   @StrField(65535) memo?: string | null;
   @StringListField() tags?: string[] | null;
   /** Checked by parseLineItems. */
-  @Allow() line_items?: unknown;
+  @Allow() @Doc({ type: () => [InvoiceLineInputDto] }) line_items?: unknown;
 }
 
 /** POST /invoice: the update fields plus the create-only ones; the customer comes as a payload ref. */
+@DocRequire('line_items')
 @BodyRules({ readOnly: INVOICE_READ_ONLY, requireData: true, extraAllowed: INVOICE_CUSTOMER_REFS })
 export class CreateInvoiceDto extends UpdateInvoiceDto {
   @StrField(64) refnumber?: string | null;

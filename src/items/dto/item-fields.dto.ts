@@ -1,6 +1,8 @@
 import { Allow } from 'class-validator';
 import { BodyRules } from 'src/core/validation/body-rules';
 import { BoolField, customFieldsDto, EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
+import { Doc, DocRequire } from 'src/core/validation/doc-fields';
+import { TiersetInputDto } from './tierset-input.dto';
 import { ITEM_TYPES, ItemType } from '../entities/item.entity';
 
 /** Item fields writable on create and update (DESIGN §6 "Items and pricing"). */
@@ -22,8 +24,10 @@ export class ItemFieldsDto {
   @IntField({ min: 0, nullable: false }) trial_days?: number;
   @BoolField() is_usage?: boolean;
   /** Pricing: an array of tiersets, or one tierset as `pricemodel` (checked by parseTierset). */
-  @Allow() tiersets?: unknown;
-  @Allow() pricemodel?: unknown;
+  @Allow() @Doc({ type: () => [TiersetInputDto] }) tiersets?: unknown;
+  @Allow()
+  @Doc({ type: () => TiersetInputDto, description: 'one tierset, instead of `tiersets`' })
+  pricemodel?: unknown;
   custom_1?: string | null;
   custom_2?: string | null;
   custom_3?: string | null;
@@ -42,6 +46,7 @@ export const ITEM_READ_ONLY = [
 ] as const;
 
 /** POST /item. */
+@DocRequire('name')
 @BodyRules({ readOnly: ITEM_READ_ONLY, requireData: true })
 export class CreateItemDto extends ItemFieldsDto {}
 

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { MetricsRegistry } from 'src/core/metrics/metrics-registry';
@@ -12,17 +12,14 @@ interface Mysql2Pool {
 
 /** Database pool use and job queue depth, read at scrape time. */
 @Injectable()
-export class RuntimeMetrics implements OnModuleInit {
+export class RuntimeMetrics {
   constructor(
-    private readonly metrics: MetricsRegistry,
-    private readonly dataSource: DataSource,
-    private readonly jobs: JobQueue,
-  ) {}
-
-  onModuleInit(): void {
-    const dataSource = this.dataSource;
-    const jobs = this.jobs;
-    this.metrics.gauge({
+    metrics: MetricsRegistry,
+    dataSource: DataSource,
+    jobs: JobQueue,
+  ) {
+    // Its gauges, made with it, as the other metrics are (a gauge reads its figures at scrape time).
+    metrics.gauge({
       name: 'billing_db_pool_connections',
       help: 'Database pool connections: open, idle, and requests waiting for one (MySQL/MariaDB; SQLite has one connection)',
       labelNames: ['state'],
@@ -34,7 +31,7 @@ export class RuntimeMetrics implements OnModuleInit {
         this.set({ state: 'waiting' }, pool._connectionQueue?.length ?? 0);
       },
     });
-    this.metrics.gauge({
+    metrics.gauge({
       name: 'billing_job_queue_jobs',
       help: 'Background jobs by state (Bull on Redis, or the in-process runner)',
       labelNames: ['state'],

@@ -21,3 +21,50 @@ export class ErrorEnvelopeSchema {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: {} }) details: Record<string, unknown>;
   @ApiProperty({ type: 'boolean', nullable: true, example: false }) response: boolean | null;
 }
+
+type Schema = Record<string, unknown>;
+
+/** The success envelope with a `response` of the given shape. */
+function envelope(response: Schema, example: unknown, code = 200): Schema {
+  return {
+    type: 'object',
+    required: ['code', 'status', 'message', 'response'],
+    properties: {
+      code: { type: 'integer', example: code },
+      status: { type: 'string', enum: ['OK'] },
+      message: { type: 'string', example: '' },
+      details: { type: 'object', additionalProperties: true },
+      response,
+    },
+    example: { code, status: 'OK', message: '', response: example },
+  };
+}
+
+/** The typed success envelopes, by what a route answers (SPEC "Conventions"; examples as recorded). */
+export const ENVELOPES: Record<string, Schema> = {
+  IdEnvelope: envelope(
+    { type: 'object', required: ['id'], properties: { id: { type: 'integer', example: 97 } } },
+    { id: 97 },
+    201,
+  ),
+  CountEnvelope: envelope({ type: 'integer', example: 4 }, 4),
+  ListEnvelope: envelope({ type: 'array', items: { type: 'object', additionalProperties: true } }, []),
+  ObjectEnvelope: envelope({ type: 'object', additionalProperties: true }, {}),
+  TrueEnvelope: envelope({ type: 'boolean', enum: [true] }, true),
+  ActionEnvelope: envelope(
+    {
+      description: '`true`, or what the action makes: an id, a URL, the objects it created',
+      oneOf: [
+        { type: 'boolean' },
+        { type: 'string' },
+        { type: 'integer' },
+        { type: 'object', additionalProperties: true },
+      ],
+    },
+    true,
+  ),
+};
+
+export function envelopeRef(name: string): { $ref: string } {
+  return { $ref: `#/components/schemas/${name}` };
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from 'src/core/context/request-context';
 import { validateBody } from 'src/core/validation/validate-body';
-import { CustomerActions } from 'src/customers/customer-actions';
+import { ActionCatalog } from 'src/core/actions/action-catalog';
 import { BankAccountsService } from 'src/paymethods/bank-accounts.service';
 import { CreditCardsService } from 'src/paymethods/credit-cards.service';
 import { CreateBankAccountDto } from 'src/paymethods/dto/bank-account-fields.dto';
@@ -22,7 +22,7 @@ export class PaymethodSaver {
     private readonly cards: CreditCardsService,
     private readonly bankAccounts: BankAccountsService,
     private readonly tokenized: TokenizedService,
-    private readonly customerActions: CustomerActions,
+    private readonly actions: ActionCatalog,
   ) {}
 
   async save(ctx: RequestContext, customerId: number, form: PaymethodForm): Promise<string> {
@@ -52,7 +52,6 @@ export class PaymethodSaver {
   }
 
   private async setDefault(ctx: RequestContext, customerId: number, body: Record<string, unknown>): Promise<void> {
-    const setPayMethod = this.customerActions.all().setPayMethod;
-    await setPayMethod(String(customerId), body, ctx);
+    await this.actions.runObject('customer', 'setPayMethod', String(customerId), body, ctx);
   }
 }

@@ -11,7 +11,7 @@ import { PortalCsrf } from 'src/portal/portal-csrf';
 import { PortalErrorFilter } from 'src/portal/portal-error.filter';
 import { PortalPages } from 'src/portal/portal-pages';
 import { PortalRecords, Wire } from 'src/portal/portal-records';
-import { QuoteActions } from 'src/quotes/quote-actions';
+import { ActionCatalog } from 'src/core/actions/action-catalog';
 import { answerRedirect } from './answer-redirect';
 import { customerContext } from 'src/portal/customer-context';
 
@@ -40,7 +40,7 @@ export class QuoteLinksController {
     private readonly documents: DocumentsService,
     private readonly pages: PortalPages,
     private readonly csrf: PortalCsrf,
-    private readonly actions: QuoteActions,
+    private readonly actions: ActionCatalog,
   ) {}
 
   @Get('view/:token')
@@ -106,7 +106,7 @@ export class QuoteLinksController {
     const doc = await this.documents.quote(quote);
     if (doc.standing !== 'open') return this.render(answer, quote, req, res, doc);
     try {
-      await this.actions.all()[ANSWERS[answer].action](String(quote.quote_id), {}, customerContext(req));
+      await this.actions.runObject('quote', ANSWERS[answer].action, String(quote.quote_id), {}, customerContext(req));
     } catch (error) {
       // Answered meanwhile (another tab, the business through the API): show where it stands.
       if (!(error instanceof ApiError) || error.code !== 400) throw error;

@@ -1,3 +1,6 @@
+import { Doc, DocRequire } from 'src/core/validation/doc-fields';
+import { QuoteLineInputDto } from './quote-line.dto';
+import { AddressWithNotesDto } from 'src/core/validation/address.dto';
 import { Allow } from 'class-validator';
 import { PAYCYCLES } from 'src/billing/paycycles';
 import { BodyRules } from 'src/core/validation/body-rules';
@@ -44,7 +47,7 @@ export const QUOTE_READ_ONLY = [
 /** Quote fields writable on update (SPEC "Quote"); `customer_id` too, as the samples send it. */
 @customFieldsDto(20)
 @BodyRules({ readOnly: QUOTE_READ_ONLY, extraAllowed: QUOTE_CUSTOMER_REFS })
-export class UpdateQuoteDto {
+export class UpdateQuoteDto extends AddressWithNotesDto {
   @StrField(64) refnumber?: string | null;
   @StrField() external_key?: string | null;
   @EnumField(QUOTE_PAYCYCLES) paycycle?: string;
@@ -53,28 +56,13 @@ export class UpdateQuoteDto {
   @IntField({ nullable: false }) terms_id?: number;
   @IntField() class_id?: number | null;
   @IntField() admin_id?: number | null;
-  @StrField() bill_addr1?: string | null;
-  @StrField() bill_addr2?: string | null;
-  @StrField() bill_addr3?: string | null;
-  @StrField(128) bill_city?: string | null;
-  @StrField(128) bill_state?: string | null;
-  @StrField(32) bill_postcode?: string | null;
-  @StrField(128) bill_country?: string | null;
-  @StrField() bill_notes?: string | null;
-  @StrField() ship_addr1?: string | null;
-  @StrField() ship_addr2?: string | null;
-  @StrField() ship_addr3?: string | null;
-  @StrField(128) ship_city?: string | null;
-  @StrField(128) ship_state?: string | null;
-  @StrField(32) ship_postcode?: string | null;
-  @StrField(128) ship_country?: string | null;
-  @StrField() ship_notes?: string | null;
   @StrField(65535) memo?: string | null;
   /** Checked by parseQuoteLines. */
-  @Allow() line_items?: unknown;
+  @Allow() @Doc({ type: () => [QuoteLineInputDto] }) line_items?: unknown;
 }
 
 /** POST /quote: the update fields plus the create-only ones. */
+@DocRequire('paycycle', 'line_items')
 @BodyRules({ readOnly: QUOTE_READ_ONLY, requireData: true, extraAllowed: QUOTE_CUSTOMER_REFS })
 export class CreateQuoteDto extends UpdateQuoteDto {
   @DateInputField() date?: string;

@@ -1,3 +1,5 @@
+import { DocRequired } from 'src/core/validation/doc-fields';
+import { SubscriptionUpgradeLineDto } from './subscription-line.dto';
 import { Allow } from 'class-validator';
 import { RECURRING_PAYCYCLES } from 'src/billing/cycles/cycle-length';
 import { BoolField, DateInputField, EnumField, StrField } from 'src/core/validation/field-decorators';
@@ -6,7 +8,7 @@ export const PRORATE_CYCLES = ['now', 'next'] as const;
 
 /** Action upgrade: `line_items` are read by parseSubscriptionLines. */
 export class UpgradeDto {
-  @Allow() line_items?: unknown;
+  @Allow() @DocRequired({ type: () => [SubscriptionUpgradeLineDto] }) line_items?: unknown;
   @BoolField() subscribe_prorate?: boolean;
   @BoolField() cancel_prorate?: boolean;
   @EnumField(PRORATE_CYCLES) subscribe_prorate_cycle?: (typeof PRORATE_CYCLES)[number];

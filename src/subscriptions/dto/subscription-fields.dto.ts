@@ -1,3 +1,6 @@
+import { DocRequired } from 'src/core/validation/doc-fields';
+import { SubscriptionLineInputDto } from './subscription-line.dto';
+import { AddressWithNotesDto } from 'src/core/validation/address.dto';
 import { Allow } from 'class-validator';
 import { RECURRING_PAYCYCLES } from 'src/billing/cycles/cycle-length';
 import { BodyRules } from 'src/core/validation/body-rules';
@@ -51,7 +54,11 @@ export class SubscriptionPaymethodDto {
 /** PUT /package (DESIGN §6 "Subscriptions"): the create fields minus customer, lines and paycycle. */
 @customFieldsDto(5)
 @BodyRules({ readOnly: [...SUBSCRIPTION_READ_ONLY, ...SUBSCRIPTION_CUSTOMER_REFS, 'paycycle', 'line_items'] })
-export class UpdateSubscriptionDto extends SubscriptionPaymethodDto {
+export class UpdateSubscriptionDto extends AddressWithNotesDto {
+  @EnumField(PAYMETHODS) paymethod?: Paymethod;
+  @IntField() creditcard_id?: number | null;
+  @IntField() ach_id?: number | null;
+  @IntField() tokenized_id?: number | null;
   @StrField() nickname?: string;
   @StrField() external_key?: string | null;
   @IntField({ nullable: false }) terms_id?: number;
@@ -59,27 +66,11 @@ export class UpdateSubscriptionDto extends SubscriptionPaymethodDto {
   @IntField() admin_id?: number | null;
   @IntField({ nullable: false }) currency_id?: number;
   @DateInputField() holduntil_datetime?: string | null;
-  @StrField() bill_addr1?: string | null;
-  @StrField() bill_addr2?: string | null;
-  @StrField() bill_addr3?: string | null;
-  @StrField(128) bill_city?: string | null;
-  @StrField(128) bill_state?: string | null;
-  @StrField(32) bill_postcode?: string | null;
-  @StrField(128) bill_country?: string | null;
-  @StrField() bill_notes?: string | null;
-  @StrField() ship_addr1?: string | null;
-  @StrField() ship_addr2?: string | null;
-  @StrField() ship_addr3?: string | null;
-  @StrField(128) ship_city?: string | null;
-  @StrField(128) ship_state?: string | null;
-  @StrField(32) ship_postcode?: string | null;
-  @StrField(128) ship_country?: string | null;
-  @StrField() ship_notes?: string | null;
 }
 
 /** POST /package: the customer comes as a payload ref; `line_items` are read by parseSubscriptionLines. */
 @BodyRules({ readOnly: SUBSCRIPTION_READ_ONLY, requireData: true, extraAllowed: SUBSCRIPTION_CUSTOMER_REFS })
 export class CreateSubscriptionDto extends UpdateSubscriptionDto {
   @EnumField(RECURRING_PAYCYCLES) paycycle?: string;
-  @Allow() line_items?: unknown;
+  @Allow() @DocRequired({ type: () => [SubscriptionLineInputDto] }) line_items?: unknown;
 }

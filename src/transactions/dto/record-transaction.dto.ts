@@ -1,3 +1,5 @@
+import { Doc, DocDecimal, DocRequire } from 'src/core/validation/doc-fields';
+import { APPLIED_TO_SCHEMA, WithAppliedTo } from './applied-to.dto';
 import { Allow } from 'class-validator';
 import { BodyRules } from 'src/core/validation/body-rules';
 import { customFieldsDto, DateInputField, EnumField, IntField, StrField } from 'src/core/validation/field-decorators';
@@ -33,6 +35,8 @@ export const TRANSACTION_READ_ONLY = [
 ] as const;
 
 /** POST /transaction: a credit memo or an offline payment (SPEC "Transaction"). */
+@DocRequire('transaction_type', 'gateway_method', 'amount')
+@WithAppliedTo()
 @customFieldsDto(5)
 @BodyRules({ readOnly: TRANSACTION_READ_ONLY, requireData: true, extraAllowed: TRANSACTION_CUSTOMER_REFS })
 export class RecordTransactionDto {
@@ -43,13 +47,13 @@ export class RecordTransactionDto {
   @StrField(32, false) gateway_method?: string;
   @StrField() gateway_msg?: string | null;
   @StrField() external_key?: string | null;
-  @Allow() amount?: unknown;
+  @Allow() @DocDecimal('refunds are negative', 25) amount?: unknown;
   @DateInputField() transaction_date?: string;
   @DateInputField() transaction_datetime?: string;
   @EnumField(['pay', 'ref', 'cre', 'spl']) transaction_type?: string;
   @StrField(64) transaction_method?: string | null;
   @StrField() transaction_detail?: string | null;
   @StrField(65535) memo?: string | null;
-  @Allow() applied_to?: unknown;
+  @Allow() @Doc({ ...APPLIED_TO_SCHEMA, description: 'or `auto_apply`' }) applied_to?: unknown;
   @EnumField(['oldest_first', 'newest_first', 'best_fit']) auto_apply?: 'oldest_first' | 'newest_first' | 'best_fit';
 }

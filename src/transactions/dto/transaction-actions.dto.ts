@@ -1,3 +1,5 @@
+import { DocDecimal, DocRequired } from 'src/core/validation/doc-fields';
+import { APPLIED_TO_SCHEMA, WithAppliedTo } from './applied-to.dto';
 import { Allow } from 'class-validator';
 import { EmailListField, IntField, LineField, StrField } from 'src/core/validation/field-decorators';
 
@@ -10,12 +12,15 @@ export class DeclineDto {
 
 /** `action=refund`: `amount` defaults to what is left to refund. */
 export class RefundDto {
-  @Allow() amount?: unknown;
+  @Allow() @DocDecimal('default: what is left to refund', 10) amount?: unknown;
 }
 
 /** `action=changeAppliedAmounts`. */
+@WithAppliedTo()
 export class ChangeAppliedDto {
-  @Allow() applied_to?: unknown;
+  @Allow()
+  @DocRequired({ ...APPLIED_TO_SCHEMA, description: 'replaces every application; [] unapplies' })
+  applied_to?: unknown;
 }
 
 /** `action=email`: every field overrides the default receipt. */

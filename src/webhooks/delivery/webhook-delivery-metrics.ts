@@ -1,19 +1,17 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { MetricsRegistry } from 'src/core/metrics/metrics-registry';
 import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 
 /** Webhook deliveries by status, counted in the database (the source of truth) at scrape time. */
 @Injectable()
-export class WebhookDeliveryMetrics implements OnModuleInit {
+export class WebhookDeliveryMetrics {
   constructor(
-    private readonly metrics: MetricsRegistry,
-    private readonly dataSource: DataSource,
-  ) {}
-
-  onModuleInit(): void {
-    const dataSource = this.dataSource;
-    this.metrics.gauge({
+    metrics: MetricsRegistry,
+    dataSource: DataSource,
+  ) {
+    // Its gauges, made with it, as the other metrics are (a gauge reads its figures at scrape time).
+    metrics.gauge({
       name: 'billing_webhook_deliveries',
       help: 'Webhook deliveries by status: pending, failed (retry scheduled), given_up, delivered',
       labelNames: ['status'],

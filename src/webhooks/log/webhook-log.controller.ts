@@ -1,18 +1,27 @@
 import { Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ObjectAction, pickAction } from 'src/core/actions/actions';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ActionCatalog } from 'src/core/actions/action-catalog';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { WebhookLogService } from './webhook-log.service';
 
 /** `/webhook_log`: every delivery, newest first; action `retry`. */
+@ApiTags('webhook_log')
 @Controller('api/v3/webhook_log')
 export class WebhookLogController {
-  private readonly actions: Record<string, ObjectAction> = {
-    retry: (ref, _body, ctx) => this.log.retry(ref, ctx),
-  };
-
-  constructor(private readonly log: WebhookLogService) {}
+  constructor(
+    private readonly log: WebhookLogService,
+    private readonly actions: ActionCatalog,
+  ) {
+    actions.object(
+      'webhook_log',
+      'retry',
+      { summary: 'Send a failed or given-up delivery again', body: { none: true } },
+      (ref, _body, ctx) => this.log.retry(ref, ctx),
+    );
+  }
 
   @Get()
+  @ApiOperation({ summary: 'List webhook deliveries, newest first' })
   list(@Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
     return this.log.list(query);
   }
@@ -29,7 +38,7 @@ export class WebhookLogController {
 
   @Post(':ref')
   action(@Param('ref') ref: string, @Query('action') action: unknown, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return pickAction(this.actions, 'webhook_log', action)(ref, {}, ctx);
+    return this.actions.runObject('webhook_log', action, ref, {}, ctx);
   }
 
   @Post(':ref/_action/:action')
@@ -38,6 +47,6 @@ export class WebhookLogController {
     @Param('action') action: string,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return pickAction(this.actions, 'webhook_log', action)(ref, {}, ctx);
+    return this.actions.runObject('webhook_log', action, ref, {}, ctx);
   }
 }
