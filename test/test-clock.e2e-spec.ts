@@ -178,10 +178,10 @@ describe('one test clock for every process of a deployment', () => {
     await a.drainJobs();
     // A second process of the same deployment (its own Clock), started after the first.
     b = await createTestApp({ ...env, DB_NAME: a.config.db.name });
-  });
+  }, 180_000);
   afterAll(async () => {
-    await b.close();
-    await a.close();
+    await b?.close();
+    await a?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
