@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { throughIndex } from 'src/database/dialect';
 import { Tx } from 'src/database/unit-of-work';
 import { openInvoiceSql } from './invoice-status';
 
@@ -29,12 +30,15 @@ export class OpenDueDates {
   }
 }
 
+/** The invoice index each owner's invoices are read through (its leading column is the owner). */
+const OWNER_INDEX = { customer: ['customer_id', 'invoice_status_str', 'due_date'], package: ['package_id'] };
+
 async function store(tx: Tx, table: 'customer' | 'package', owner: string, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   // Ascending ids: two writers of overlapping owners lock their rows in one order.
   ids.sort((a, b) => a - b);
   await tx.manager.query(
-    `UPDATE ${table} SET open_due_date = (SELECT MIN(oi.due_date) FROM invoice oi
+    `UPDATE ${table} SET open_due_date = (SELECT MIN(oi.due_date) FROM invoice oi ${throughIndex(tx.manager, 'invoice', OWNER_INDEX[table])}
       WHERE oi.${owner} = ${table}.${owner} AND ${openInvoiceSql('oi')})
     WHERE ${owner} IN (${ids.map(() => '?').join(', ')})`,
     ids,
