@@ -55,7 +55,7 @@ export class TiersetPresenter {
       setup: moneyToJson(t.setup),
       base: moneyToJson(t.base),
       minimum: moneyToJson(t.minimum),
-      percent: t.percent.toFixed(6),
+      percent: t.percent.toFixed(6), // stop-check: deliberate, decimal.js percent as the recorded string
       paycycle: t.paycycle,
       pricemodel: t.pricemodel,
       write_datetime: this.wire.datetime(t.write_datetime),

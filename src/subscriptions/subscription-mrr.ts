@@ -56,7 +56,8 @@ export class SubscriptionMrr {
   ): Promise<void> {
     const mrrs = await this.of(m, subs, tiersets);
     const changed = subs.flatMap((sub, i) => (mrrs[i].eq(sub.mrr) ? [] : [{ id: sub.package_id, mrr: mrrs[i] }]));
-    for (const [mrr, ofMrr] of groupBy(changed, (c) => c.mrr.toFixed())) {
+    const byMrr = groupBy(changed, (c) => c.mrr.toFixed()); // stop-check: deliberate, decimal.js value as a group key
+    for (const [mrr, ofMrr] of byMrr) {
       await updateWhereIn(
         m,
         Subscription,

@@ -16,7 +16,7 @@ export class MrrHistory1795793205642 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await createTables(queryRunner, TABLES);
-    await backfill(queryRunner, new Date());
+    await backfill(queryRunner, new Date()); // stop-check: deliberate, a migration runs before any Clock exists
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

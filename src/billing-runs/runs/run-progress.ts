@@ -54,7 +54,7 @@ export class RunProgress implements BillingRunListener {
       `${this.out.isTTY ? '\r\x1b[K' : ''}package ${invoice.packageId} (customer ${invoice.customerId}): ` +
       `invoice dated ${invoice.date}, ${invoice.total.toFixed(2)} ${invoice.currency}`; // stop-check: deliberate, decimal.js's toFixed, for display
     const lines = (invoice.lines ?? []).map(
-      (l) => `    ${l.origin.padEnd(9)} ${l.amount.toFixed(2).padStart(12)}  ${l.descrip ?? ''}`,
+      (l) => `    ${l.origin.padEnd(9)} ${l.amount.toFixed(2).padStart(12)}  ${l.descrip ?? ''}`, // stop-check: deliberate, decimal.js amount printed
     );
     this.out.write(`${[head, ...lines].join('\n')}\n`);
   }
@@ -84,6 +84,6 @@ export class RunProgress implements BillingRunListener {
     const rate = seconds > 0 ? this.done / seconds : 0;
     const left = rate > 0 ? Math.ceil((this.due - this.done) / rate) : null;
     const percent = this.due > 0 ? Math.floor((this.done / this.due) * 100) : 100;
-    return `billing ${this.done}/${this.due} (${percent}%), ${rate.toFixed(1)}/s, ${left === null ? '?' : `${left}s`} left`;
+    return `billing ${this.done}/${this.due} (${percent}%), ${rate.toFixed(1)}/s, ${left === null ? '?' : `${left}s`} left`; // stop-check: deliberate, a progress rate, not money
   }
 }

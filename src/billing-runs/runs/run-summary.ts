@@ -48,5 +48,5 @@ export interface RunWorker {
 export function describeTotals(billed: Record<string, Decimal>): string {
   const entries = Object.entries(billed);
   if (entries.length === 0) return 'nothing';
-  return entries.map(([currency, total]) => `${total.toFixed(2)} ${currency}`).join(', ');
+  return entries.map(([currency, total]) => `${total.toFixed(2)} ${currency}`).join(', '); // stop-check: deliberate, decimal.js total printed
 }

@@ -31,7 +31,7 @@ export class RedisFallback {
         );
       }
       this.down = true;
-      this.downUntil = Date.now() + RETRY_AFTER_MS;
+      this.downUntil = Date.now() + RETRY_AFTER_MS; // stop-check: deliberate, a real-time back-off from Redis that a moved test clock must not end
       return null;
     }
   }
