@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { insertRow } from 'src/database/insert-row';
-import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
+import { assertOutsideUnitOfWork, OutsideUnit, outsideUnit } from 'src/database/outside-call-guard';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MailMessage } from './entities/mail-message.entity';
 import { MailTemplates } from './mail-templates';
@@ -51,7 +51,7 @@ export class MailService implements OnModuleInit {
   onModuleInit(): void {
     this.jobs.register(MAIL_DELIVER_JOB, async (payload) => {
       try {
-        await this.deliverStored(Number(payload.mailMessageId));
+        await this.deliverStored(outsideUnit('mail sending'), Number(payload.mailMessageId));
       } catch (error) {
         // The row stays `queued` and the sweeper tries again; the job itself must not fail.
         this.logger.error(`Mail ${String(payload.mailMessageId)}: ${errorText(error)}`);
@@ -63,7 +63,7 @@ export class MailService implements OnModuleInit {
   async send(tx: Tx, mail: OutgoingMail): Promise<number> {
     const from = mail.from ?? this.config.mailFrom;
     const id = await this.record(tx, mail, from);
-    tx.afterCommit(() => this.deliver(id, { ...mail, from }));
+    tx.afterCommit((outside) => this.deliver(outside, id, { ...mail, from }));
     return id;
   }
 
@@ -83,11 +83,11 @@ export class MailService implements OnModuleInit {
   }
 
   /** Sends a recorded message from its row, if it is still `queued` (the sweeper's and the job's way). */
-  async deliverStored(id: number): Promise<void> {
+  async deliverStored(outside: OutsideUnit, id: number): Promise<void> {
     const row = await this.dataSource.getRepository(MailMessage).findOneBy({ mail_message_id: id });
     if (!row || row.status !== 'queued') return;
     const split = (list: string | null) => (list ? list.split(', ') : undefined);
-    await this.deliver(id, {
+    await this.deliver(outside, id, {
       to: row.to_addr.split(', '),
       cc: split(row.cc_addr),
       bcc: split(row.bcc_addr),
@@ -113,7 +113,7 @@ export class MailService implements OnModuleInit {
     });
   }
 
-  private async deliver(id: number, mail: OutgoingMail & { from: string }): Promise<void> {
+  private async deliver(_outside: OutsideUnit, id: number, mail: OutgoingMail & { from: string }): Promise<void> {
     assertOutsideUnitOfWork('mail sending');
     if (!(await this.claim(id))) return;
     let status = this.config.smtpUrl ? 'sent' : 'recorded';

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { OutsideUnit } from 'src/database/outside-call-guard';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
@@ -146,7 +147,10 @@ export class ChargeAttempts {
   }
 
   /** Steps 2 and 3 for each source in turn, until one is accepted or none is left. */
-  async charge(attempt: PaymentAttempt): Promise<{ id: number; result: GatewayResult; source: PaymentSource }> {
+  async charge(
+    outside: OutsideUnit,
+    attempt: PaymentAttempt,
+  ): Promise<{ id: number; result: GatewayResult; source: PaymentSource }> {
     const { sources, ctx, currency_id } = attempt.request as unknown as ChargeRequest;
     const currency = this.reference.currencyCode(
       currency_id ?? (await this.customerCurrency(this.dataSource.manager, attempt.customer_id)),
@@ -155,7 +159,14 @@ export class ChargeAttempts {
     const options = { payer: { customerId: attempt.customer_id }, offSession: ctx.customerPresent !== true };
     for (let index = 0; ; index++) {
       const reference = referenceOf(baseOf(attempt.reference), index);
-      const result = await this.gateway.charge(sources[index].charge, attempt.amount, currency, reference, options);
+      const result = await this.gateway.charge(
+        outside,
+        sources[index].charge,
+        attempt.amount,
+        currency,
+        reference,
+        options,
+      );
       const final = isAccepted(result) || index === sources.length - 1;
       const id = await this.record(attempt, reference, result, final);
       if (final) return { id, result, source: sources[index] };
