@@ -9,7 +9,6 @@ import {
 } from './deferred-inserts';
 import { fastPath } from './fast-paths';
 import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
-import { forgetInTransaction } from './transaction-memo';
 
 /** A unit that ran to its end; its result is handed out once the group has committed. */
 interface Finished {
@@ -123,9 +122,8 @@ export class SqliteGroupCommit extends GroupCommitQueue {
       return { unit, result };
     } catch (error) {
       unit.reject(error);
-      // What the transaction deferred and remembered may include what this unit wrote.
+      // What the transaction deferred may include what this unit wrote.
       dropDeferredSince(manager, mark);
-      forgetInTransaction(manager);
       try {
         await runner.rollbackTransaction();
         return null;
