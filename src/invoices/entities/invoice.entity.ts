@@ -16,6 +16,8 @@ import { DeletableRecord, customColumns } from 'src/database/base-record';
 @Index(['customer_id', 'date'])
 // Past-due invoices across customers (invoice-status.ts readStatusEqualsSql).
 @Index(['invoice_status_str', 'due_date'])
+// Open balances by due date (analytics/money-reports.ts receivables): every column it reads, so no row read.
+@Index(['invoice_status_str', 'due_date', 'currency_id', 'customer_id', 'total', 'date', 'void_datetime', 'deleted_datetime'])
 export class Invoice extends DeletableRecord {
   [custom: `custom_${number}`]: string | null;
 
