@@ -7,6 +7,7 @@ import { DashboardSecurityMiddleware } from './dashboard/dashboard-security.midd
 import { MrrChange } from './entities/mrr-change.entity';
 import { MrrMonthRollup } from './entities/mrr-month.entity';
 import { RevenueMonthRollup } from './entities/revenue-month.entity';
+import { UsageMonthRollup } from './entities/usage-month.entity';
 import { MrrHistory } from './mrr-history';
 import { MrrRecording } from './mrr-recording';
 
@@ -16,7 +17,7 @@ import { MrrRecording } from './mrr-recording';
  * modules' tables through their entities and registers into core (events, due work) only.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MrrChange, MrrMonthRollup, RevenueMonthRollup])],
+  imports: [TypeOrmModule.forFeature([MrrChange, MrrMonthRollup, RevenueMonthRollup, UsageMonthRollup])],
   controllers: [AnalyticsController, DashboardController],
   providers: [AnalyticsService, MrrHistory, MrrRecording],
 })

@@ -74,7 +74,10 @@ const centsOf = (amount: Decimal.Value): Decimal => new Money(amount).toDecimalP
 export async function writeChanges(m: EntityManager, rows: readonly NewChange[]): Promise<void> {
   if (rows.length === 0) return;
   const key = (currency: number, customer: number) => `${currency}|${customer}`;
-  const touched = new Map<string, { currency: number; customer: number; before: Array<{ month: string; cents: Decimal }> }>();
+  const touched = new Map<
+    string,
+    { currency: number; customer: number; before: Array<{ month: string; cents: Decimal }> }
+  >();
   for (const r of rows)
     touched.set(key(r.currency_id, r.customer_id), { currency: r.currency_id, customer: r.customer_id, before: [] });
   const held = await queryRows<{ currency_id: number; customer_id: number; month: string; delta: string | number }>(
@@ -87,7 +90,9 @@ export async function writeChanges(m: EntityManager, rows: readonly NewChange[])
     },
   );
   for (const h of held)
-    touched.get(key(Number(h.currency_id), Number(h.customer_id)))?.before.push({ month: h.month, cents: centsOf(h.delta) });
+    touched
+      .get(key(Number(h.currency_id), Number(h.customer_id)))
+      ?.before.push({ month: h.month, cents: centsOf(h.delta) });
   await insertRows(m, MrrChange, [...rows]);
 
   const added = new Map<string, Array<{ month: string; cents: Decimal }>>();

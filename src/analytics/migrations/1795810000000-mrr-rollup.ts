@@ -1,6 +1,13 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { centsOf } from 'src/database/migrations/row-triggers';
-import { createTables, dropTables, generatedId, int, TableSpec, varchar } from 'src/database/migrations/schema-builders';
+import {
+  createTables,
+  dropTables,
+  generatedId,
+  int,
+  TableSpec,
+  varchar,
+} from 'src/database/migrations/schema-builders';
 
 /**
  * The `mrr` and `churn` reports' per-month rollup (entities/mrr-month.entity.ts), filled
@@ -36,7 +43,13 @@ const COLUMNS = [
 const TABLES: TableSpec[] = [
   {
     name: 'mrr_month',
-    columns: [generatedId('mrr_month_id'), int('currency_id'), varchar('month', 7), int('shard'), ...COLUMNS.map(bigint)],
+    columns: [
+      generatedId('mrr_month_id'),
+      int('currency_id'),
+      varchar('month', 7),
+      int('shard'),
+      ...COLUMNS.map(bigint),
+    ],
     indices: [{ columns: ['currency_id', 'month', 'shard'], unique: true }],
   },
 ];

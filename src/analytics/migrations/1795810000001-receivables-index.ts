@@ -2,7 +2,16 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { tableIndex } from 'src/database/migrations/schema-builders';
 
 const OPEN_BALANCES = {
-  columns: ['invoice_status_str', 'due_date', 'currency_id', 'customer_id', 'total', 'date', 'void_datetime', 'deleted_datetime'],
+  columns: [
+    'invoice_status_str',
+    'due_date',
+    'currency_id',
+    'customer_id',
+    'total',
+    'date',
+    'void_datetime',
+    'deleted_datetime',
+  ],
 };
 
 /**
