@@ -5,20 +5,9 @@ import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
 import { throughIndex } from 'src/database/dialect';
 import { queryArrays } from 'src/database/raw-query';
+import { INVOICE_OPEN_BALANCES_INDEX } from 'src/invoices/entities/invoice.entity';
 import { asDate } from './db-values';
 import { ReportPeriod } from './report-period';
-
-/** The invoice index the open balances are read through (migration ReceivablesIndex). */
-const OPEN_BALANCES_INDEX = [
-  'invoice_status_str',
-  'due_date',
-  'currency_id',
-  'customer_id',
-  'total',
-  'date',
-  'void_datetime',
-  'deleted_datetime',
-];
 
 /** Transactions that count as money moved (transactions/transaction-status.ts COUNTING_STATUSES). */
 const COUNTING = "('ok-successful', 'ok-pending')";
@@ -159,7 +148,7 @@ export async function receivables(
        CASE WHEN i.due_date >= :asOf THEN 0 WHEN i.due_date >= :d30 THEN 1 WHEN i.due_date >= :d60 THEN 2
             WHEN i.due_date >= :d90 THEN 3 ELSE 4 END AS bucket,
        SUM(${balance})
-     FROM invoice i ${openOnly ? throughIndex(m, 'invoice', OPEN_BALANCES_INDEX) : ''}
+     FROM invoice i ${openOnly ? throughIndex(m, 'invoice', INVOICE_OPEN_BALANCES_INDEX) : ''}
      LEFT JOIN (SELECT ta.invoice_id, SUM(${cents("CASE WHEN t.transaction_type = 'ref' THEN -ABS(ta.applied) ELSE ta.applied END")}) AS applied
        FROM transaction_applied ta JOIN payment_transaction t ON t.transaction_id = ta.transaction_id
          AND t.status_str IN ${COUNTING} AND t.transaction_date <= :asOf
