@@ -3,17 +3,6 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { AMOUNT } from 'src/core/money/decimal.transformer';
 import { DeletableRecord, customColumns } from 'src/database/base-record';
 
-/** The columns of the invoice index the receivables report reads open invoices through. */
-export const INVOICE_OPEN_BALANCES_INDEX = [
-  'invoice_status_str',
-  'due_date',
-  'currency_id',
-  'customer_id',
-  'total',
-  'date',
-  'void_datetime',
-  'deleted_datetime',
-];
 /** The columns of the invoice index that gives an invoice's currency and total by id. */
 export const INVOICE_AMOUNT_INDEX = ['invoice_id', 'currency_id', 'total'];
 
@@ -30,8 +19,6 @@ export const INVOICE_AMOUNT_INDEX = ['invoice_id', 'currency_id', 'total'];
 @Index(['customer_id', 'date'])
 // Past-due invoices across customers (invoice-status.ts readStatusEqualsSql).
 @Index(['invoice_status_str', 'due_date'])
-// Open balances by due date (analytics receivables): every column it reads, so no row read.
-@Index(INVOICE_OPEN_BALANCES_INDEX)
 // Dunning (analytics): a collection's invoice currency and total, without the wide row.
 @Index(INVOICE_AMOUNT_INDEX)
 export class Invoice extends DeletableRecord {
