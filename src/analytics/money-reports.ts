@@ -222,7 +222,7 @@ export async function receivables(
   const keys = listed.map(([c, who]) => [Number(c), Number(who)]);
   for (const [currency, who] of keys) {
     let ofCurrency = result.customers.get(currency);
-    if (!ofCurrency) result.customers.set(currency, (ofCurrency = new Map()));
+    if (!ofCurrency) result.customers.set(currency, (ofCurrency = new Map<number, Aging>()));
     ofCurrency.set(who, emptyAging());
   }
   if (keys.length === 0) return result;
