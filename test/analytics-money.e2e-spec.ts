@@ -280,4 +280,15 @@ describe('analytics: revenue, receivables, dunning and usage', () => {
       'currency,n\r\nUSD,"a, ""b"""\r\n',
     );
   });
+
+  // Last: it voids G's April invoice. The usage rollup follows the invoice (row triggers).
+  it('usage: a voided invoice’s usage lines leave its month', async () => {
+    const g = await t.dataSource.manager.findOneOrFail(Invoice, {
+      where: { currency_id: 3 },
+      order: { invoice_id: 'DESC' },
+    });
+    await t.post(`/api/v3/invoice/${g.invoice_id}?action=void`, {}).expect(200);
+    const [gbp] = await report('usage?from=2026-03&to=2026-04&currency=GBP');
+    expect(gbp.rows).toEqual([]);
+  });
 });
