@@ -5,7 +5,8 @@
  * paired round by round with the same bare baseline on the same database, in one run.
  * Short rounds by default (BENCH_ROUNDS=2, BENCH_SECONDS=4, BENCH_WARMUP=1), so a whole
  * table fits in one hold of the bench lock. BENCH_VARIANTS: a comma-separated subset, e.g.
- * `all,-group-commit`. See bench/README.md "Ablation".
+ * `all,-group-commit` (a name may repeat, for alternating pairs); BENCH_SCENARIOS and
+ * BENCH_USAGE_SCENARIOS pick scenarios as in the other benches. See bench/README.md "Ablation".
  */
 import { FAST_PATHS } from 'src/config/app-config';
 import { BenchDatabase } from './bench-database';
@@ -72,14 +73,16 @@ async function main(): Promise<void> {
     running.push(baseline);
     const load = { seconds: options.seconds, warmupSeconds: options.warmupSeconds, authorization };
     const planned: PlannedScenario[] = [
-      ...scenarios(options.customers).map((scenario) => ({
+      ...scenarios(options.customers, options.scenarios).map((scenario) => ({
         scenario,
         settings: { ...load, connections: options.connections },
       })),
-      ...usageScenarios(lineIds, BULK_SIZE).map((scenario) => ({
-        scenario,
-        settings: { ...load, connections: scenario.key === 'bulk' ? options.bulkConnections : options.connections },
-      })),
+      ...usageScenarios(lineIds, BULK_SIZE)
+        .filter((scenario) => options.usageScenarios.includes(scenario.key))
+        .map((scenario) => ({
+          scenario,
+          settings: { ...load, connections: scenario.key === 'bulk' ? options.bulkConnections : options.connections },
+        })),
     ];
     const measured: VariantResult[] = [];
     for (const variant of variants) {
