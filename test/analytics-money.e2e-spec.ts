@@ -4,8 +4,8 @@ import { createId } from './support/catalog-fixtures';
 import { newCard, newCustomer, newInvoiceOf } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
+import { Json } from './support/json';
 
-type Json = Record<string, unknown>;
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 const DECLINING = '4000000000000002';

@@ -4,8 +4,7 @@ import { createId } from './support/catalog-fixtures';
 import { newCustomer, newSubscription } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
-
-type Json = Record<string, unknown>;
+import { Json } from './support/json';
 
 /**
  * The migration builds the history of subscriptions that existed before it from their
