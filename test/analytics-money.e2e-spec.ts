@@ -4,8 +4,8 @@ import { createId } from './support/catalog-fixtures';
 import { newCard, newCustomer, newInvoiceOf } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
+import { Json } from './support/json';
 
-type Json = Record<string, unknown>;
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 const DECLINING = '4000000000000002';
@@ -279,5 +279,16 @@ describe('analytics: revenue, receivables, dunning and usage', () => {
     expect(reportCsv({ columns: ['currency', 'n'], sets: [{ currency: 'USD', rows: [{ n: 'a, "b"' }] }] })).toBe(
       'currency,n\r\nUSD,"a, ""b"""\r\n',
     );
+  });
+
+  // Last: it voids G's April invoice. The usage rollup follows the invoice (row triggers).
+  it('usage: a voided invoice’s usage lines leave its month', async () => {
+    const g = await t.dataSource.manager.findOneOrFail(Invoice, {
+      where: { currency_id: 3 },
+      order: { invoice_id: 'DESC' },
+    });
+    await t.post(`/api/v3/invoice/${g.invoice_id}?action=void`, {}).expect(200);
+    const [gbp] = await report('usage?from=2026-03&to=2026-04&currency=GBP');
+    expect(gbp.rows).toEqual([]);
   });
 });

@@ -89,7 +89,8 @@ export class AnalyticsService {
           }),
         );
       case 'dunning': {
-        const months = await dunningMonths(this.dataSource.manager, period, window, monthOf);
+        const bounds = [...period.months, addMonths(period.to, 1)].map((mo) => this.monthStart(mo));
+        const months = await dunningMonths(this.dataSource.manager, period, bounds);
         return this.sets(codes, months, DUNNING_COLUMNS, (r) => ({
           month: r.month,
           failed_invoices: r.failed_invoices,

@@ -1,11 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from 'typeorm';
+import type { OutsideUnit } from './outside-call-guard';
 
-/** One database transaction plus work to run only once it has committed (mail, job kicks). */
+/**
+ * One database transaction plus work to run only once it has committed (mail, job kicks),
+ * which is handed the capability to call outside (outside-call-guard.ts) that the body
+ * never holds.
+ */
 export interface Tx {
   readonly manager: EntityManager;
-  afterCommit(fn: () => void | Promise<void>): void;
+  afterCommit(fn: (outside: OutsideUnit) => void | Promise<void>): void;
 }
 
 /** Set while a unit of work's body runs; cleared when the body settles. */

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { createTransport, Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
+import { lazyRequire } from 'src/core/lazy/lazy-require';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { insertRow } from 'src/database/insert-row';
-import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
+import { assertOutsideUnitOfWork, OutsideUnit, outsideUnit } from 'src/database/outside-call-guard';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MailMessage } from './entities/mail-message.entity';
 import { MailTemplates } from './mail-templates';
@@ -22,6 +23,8 @@ export interface OutgoingMail {
   contextId?: number;
 }
 
+const nodemailer = lazyRequire<typeof import('nodemailer')>('nodemailer');
+
 export const MAIL_DELIVER_JOB = 'mail.deliver';
 
 /**
@@ -35,7 +38,8 @@ export const MAIL_DELIVER_JOB = 'mail.deliver';
 @Injectable()
 export class MailService implements OnModuleInit {
   private readonly logger = new Logger('Mail');
-  private readonly transport: Transporter;
+  /** Made by the first message sent: nodemailer is not loaded by a server that sends none. */
+  private transportMade?: Transporter;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -44,14 +48,19 @@ export class MailService implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly templates: MailTemplates,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.transport = config.smtpUrl ? createTransport(config.smtpUrl) : createTransport({ jsonTransport: true });
+  ) {}
+
+  private get transport(): Transporter {
+    const { createTransport } = nodemailer();
+    return (this.transportMade ??= this.config.smtpUrl
+      ? createTransport(this.config.smtpUrl)
+      : createTransport({ jsonTransport: true }));
   }
 
   onModuleInit(): void {
     this.jobs.register(MAIL_DELIVER_JOB, async (payload) => {
       try {
-        await this.deliverStored(Number(payload.mailMessageId));
+        await this.deliverStored(outsideUnit('mail sending'), Number(payload.mailMessageId));
       } catch (error) {
         // The row stays `queued` and the sweeper tries again; the job itself must not fail.
         this.logger.error(`Mail ${String(payload.mailMessageId)}: ${errorText(error)}`);
@@ -63,7 +72,7 @@ export class MailService implements OnModuleInit {
   async send(tx: Tx, mail: OutgoingMail): Promise<number> {
     const from = mail.from ?? this.config.mailFrom;
     const id = await this.record(tx, mail, from);
-    tx.afterCommit(() => this.deliver(id, { ...mail, from }));
+    tx.afterCommit((outside) => this.deliver(outside, id, { ...mail, from }));
     return id;
   }
 
@@ -83,11 +92,11 @@ export class MailService implements OnModuleInit {
   }
 
   /** Sends a recorded message from its row, if it is still `queued` (the sweeper's and the job's way). */
-  async deliverStored(id: number): Promise<void> {
+  async deliverStored(outside: OutsideUnit, id: number): Promise<void> {
     const row = await this.dataSource.getRepository(MailMessage).findOneBy({ mail_message_id: id });
     if (!row || row.status !== 'queued') return;
     const split = (list: string | null) => (list ? list.split(', ') : undefined);
-    await this.deliver(id, {
+    await this.deliver(outside, id, {
       to: row.to_addr.split(', '),
       cc: split(row.cc_addr),
       bcc: split(row.bcc_addr),
@@ -113,7 +122,7 @@ export class MailService implements OnModuleInit {
     });
   }
 
-  private async deliver(id: number, mail: OutgoingMail & { from: string }): Promise<void> {
+  private async deliver(_outside: OutsideUnit, id: number, mail: OutgoingMail & { from: string }): Promise<void> {
     assertOutsideUnitOfWork('mail sending');
     if (!(await this.claim(id))) return;
     let status = this.config.smtpUrl ? 'sent' : 'recorded';

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
@@ -78,6 +79,7 @@ export class AchSettlementJob implements DueWork, OnModuleInit {
       ? await this.dataSource.manager.findOne(AchAccount, { where: { ach_id: t.ach_id }, withDeleted: true })
       : null;
     const result = await this.gateway.settle(
+      outsideUnit('a bank payment settled'),
       { kind: 'ach', gatewayToken: account?.gateway_token ?? '' },
       t.gateway_transid ?? '',
     );

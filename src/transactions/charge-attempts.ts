@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { OutsideUnit } from 'src/database/outside-call-guard';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
@@ -149,7 +150,10 @@ export class ChargeAttempts {
   }
 
   /** Steps 2 and 3 for each source in turn, until one is accepted or none is left. */
-  async charge(attempt: PaymentAttempt): Promise<{ id: number; result: GatewayResult; source: PaymentSource }> {
+  async charge(
+    outside: OutsideUnit,
+    attempt: PaymentAttempt,
+  ): Promise<{ id: number; result: GatewayResult; source: PaymentSource }> {
     const { sources, ctx, currency_id } = attempt.request as unknown as ChargeRequest;
     const currency = this.reference.currencyCode(
       currency_id ?? (await this.customerCurrency(this.dataSource.manager, attempt.customer_id)),
@@ -158,7 +162,7 @@ export class ChargeAttempts {
     const options = { payer: { customerId: attempt.customer_id }, offSession: ctx.customerPresent !== true };
     for (let index = 0; ; index++) {
       const reference = referenceOf(baseOf(attempt.reference), index);
-      const call = this.gateway.charge(sources[index].charge, attempt.amount, currency, reference, options);
+      const call = this.gateway.charge(outside, sources[index].charge, attempt.amount, currency, reference, options);
       const result = await beforeDeadline(call);
       if (result === DEADLINE_CAME) {
         this.recordLate(attempt, reference, call);

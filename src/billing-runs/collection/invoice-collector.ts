@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, EntityManager, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
@@ -147,7 +148,7 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
       await this.closeIfSettled(row.invoice_collection_id);
       return false;
     }
-    await this.attempts.charge(attempt);
+    await this.attempts.charge(outsideUnit('an invoice collected'), attempt);
     await this.settle(row.invoice_collection_id);
     return true;
   }

@@ -16,6 +16,19 @@ import { DeletableRecord, customColumns } from 'src/database/base-record';
 @Index(['customer_id', 'date'])
 // Past-due invoices across customers (invoice-status.ts readStatusEqualsSql).
 @Index(['invoice_status_str', 'due_date'])
+// Open balances by due date (analytics/money-reports.ts receivables): every column it reads, so no row read.
+@Index([
+  'invoice_status_str',
+  'due_date',
+  'currency_id',
+  'customer_id',
+  'total',
+  'date',
+  'void_datetime',
+  'deleted_datetime',
+])
+// Dunning (analytics/activity-reports.ts): a collection's invoice currency and total, without the wide row.
+@Index(['invoice_id', 'currency_id', 'total'])
 export class Invoice extends DeletableRecord {
   [custom: `custom_${number}`]: string | null;
 

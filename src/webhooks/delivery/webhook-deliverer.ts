@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, In } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
@@ -202,7 +203,10 @@ export class WebhookDeliverer implements OnModuleInit {
         return { statusCode: null, body: null, error: `target refused: ${error.message}` };
       throw error;
     }
-    return postPinned(target, body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, maxBodyChars: MAX_LOGGED_BODY_CHARS });
+    return postPinned(outsideUnit('webhook delivery'), target, body, headers, {
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      maxBodyChars: MAX_LOGGED_BODY_CHARS,
+    });
   }
 
   /**
