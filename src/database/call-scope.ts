@@ -55,6 +55,23 @@ export function msToDeadline(): number {
   return deadline === undefined ? Infinity : deadline - performance.now();
 }
 
+/** What `beforeDeadline` gives when the call's deadline came first. */
+export const DEADLINE_CAME = Symbol('deadline came');
+
+/**
+ * `call`'s value, or DEADLINE_CAME once the current call's deadline passes first (`call`
+ * goes on; its caller decides what becomes of its late answer). Without a deadline, `call`.
+ */
+export function beforeDeadline<T>(call: Promise<T>): Promise<T | typeof DEADLINE_CAME> {
+  const left = msToDeadline();
+  if (left === Infinity) return call;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof DEADLINE_CAME>((resolve) => {
+    timer = setTimeout(() => resolve(DEADLINE_CAME), Math.max(0, left));
+  });
+  return Promise.race([call, deadline]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The process' one AsyncLocalStorage, switched on only while a scope is open. While it is
  * on, Node 20 runs a promise hook for every promise the process creates (a read by id made

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { createTransport, Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
+import { lazyRequire } from 'src/core/lazy/lazy-require';
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { insertRow } from 'src/database/insert-row';
 import { assertOutsideUnitOfWork, OutsideUnit, outsideUnit } from 'src/database/outside-call-guard';
@@ -22,6 +23,8 @@ export interface OutgoingMail {
   contextId?: number;
 }
 
+const nodemailer = lazyRequire<typeof import('nodemailer')>('nodemailer');
+
 export const MAIL_DELIVER_JOB = 'mail.deliver';
 
 /**
@@ -35,7 +38,8 @@ export const MAIL_DELIVER_JOB = 'mail.deliver';
 @Injectable()
 export class MailService implements OnModuleInit {
   private readonly logger = new Logger('Mail');
-  private readonly transport: Transporter;
+  /** Made by the first message sent: nodemailer is not loaded by a server that sends none. */
+  private transportMade?: Transporter;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -44,8 +48,13 @@ export class MailService implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly templates: MailTemplates,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.transport = config.smtpUrl ? createTransport(config.smtpUrl) : createTransport({ jsonTransport: true });
+  ) {}
+
+  private get transport(): Transporter {
+    const { createTransport } = nodemailer();
+    return (this.transportMade ??= this.config.smtpUrl
+      ? createTransport(this.config.smtpUrl)
+      : createTransport({ jsonTransport: true }));
   }
 
   onModuleInit(): void {

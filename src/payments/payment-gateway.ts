@@ -1,6 +1,22 @@
 import Decimal from 'decimal.js';
+import { OutcomeUnknown } from 'src/database/commit-outcome';
 import { assertOutsideUnitOfWork, OutsideUnit } from 'src/database/outside-call-guard';
 import { fitsCurrency, notInUnitMessage } from './currency-units';
+
+/**
+ * The gateway had not answered a charge when the request's deadline (REQUEST_TIMEOUT_MS)
+ * came: the money may or may not have moved. Its attempt stays pending until the answer
+ * comes, or the sweeper asks the gateway; either way it is recorded once.
+ */
+export class GatewayOutcomeUnknown extends OutcomeUnknown {
+  readonly answer =
+    'The payment gateway did not answer in time: the payment may or may not have been made, and is recorded once the gateway tells. Retry with the same Idempotency-Key to learn its outcome (without one, read the invoice or customer before retrying).';
+
+  constructor(reference: string) {
+    super(`Gateway charge ${reference} unanswered at the request's deadline`);
+    this.name = 'GatewayOutcomeUnknown';
+  }
+}
 
 /** What a charge draws on: a tokenized card (with its expiry), bank account or vault token. */
 export type ChargeSource =
