@@ -14,8 +14,9 @@ import { DeletableRecord, customColumns } from 'src/database/base-record';
 @Index(['customer_id', 'invoice_status_str', 'due_date'])
 // Activity (customer-activity.ts): an invoice dated in the last 90 days, one range per customer.
 @Index(['customer_id', 'date'])
-// Past-due invoices across customers (invoice-status.ts readStatusEqualsSql).
-@Index(['invoice_status_str', 'due_date'])
+// Past-due invoices across customers (invoice-status.ts readStatusEqualsSql); with
+// deleted_datetime their count needs no row.
+@Index(['invoice_status_str', 'due_date', 'deleted_datetime'])
 export class Invoice extends DeletableRecord {
   [custom: `custom_${number}`]: string | null;
 
