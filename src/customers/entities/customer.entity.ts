@@ -7,6 +7,8 @@ export type Delivery = 'print' | 'email';
 @Entity('customer')
 @customColumns(20, 5)
 @Index(['open_due_date', 'customer_status_str', 'deleted_datetime'])
+// Newest first (`order=write_datetime:DESC`, ties by ascending id): made by its migration.
+@Index('IDX_customer_newest_first', { synchronize: false })
 export class Customer extends DeletableRecord {
   /** `custom_1..N`, added as columns by @customColumns. */
   [custom: `custom_${number}`]: string | null;
