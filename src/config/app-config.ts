@@ -77,6 +77,8 @@ export interface AppConfig {
   /** REQUEST_TIMEOUT_MS: past it a request answers 503, its transaction rolled back. */
   requestTimeoutMs: number;
   appRole: AppRole;
+  /** JOB_CONCURRENCY: how many jobs of one name a consuming process runs at once. */
+  jobConcurrency: number;
   db: DbConfig;
   redisUrl?: string;
   apiUsername?: string;

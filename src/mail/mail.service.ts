@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Process, Processor } from '@nestjs/bull';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
-import { JobQueue } from 'src/core/jobs/job-queue';
+import { JobOf, JobQueue, JOBS_QUEUE } from 'src/core/jobs/job-queue';
 import { insertRow } from 'src/database/insert-row';
 import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
@@ -33,7 +34,8 @@ export const MAIL_DELIVER_JOB = 'mail.deliver';
  * So a committed message is never lost before it is claimed, and never sent twice.
  */
 @Injectable()
-export class MailService implements OnModuleInit {
+@Processor(JOBS_QUEUE)
+export class MailService {
   private readonly logger = new Logger('Mail');
   private readonly transport: Transporter;
 
@@ -46,17 +48,6 @@ export class MailService implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.transport = config.smtpUrl ? createTransport(config.smtpUrl) : createTransport({ jsonTransport: true });
-  }
-
-  onModuleInit(): void {
-    this.jobs.register(MAIL_DELIVER_JOB, async (payload) => {
-      try {
-        await this.deliverStored(Number(payload.mailMessageId));
-      } catch (error) {
-        // The row stays `queued` and the sweeper tries again; the job itself must not fail.
-        this.logger.error(`Mail ${String(payload.mailMessageId)}: ${errorText(error)}`);
-      }
-    });
   }
 
   /** Records the message in the caller's transaction (its id is returned) and sends it after commit. */
@@ -80,6 +71,17 @@ export class MailService implements OnModuleInit {
   /** Queues the sending of a recorded message (a repeat while it waits is one job). */
   kick(id: number): Promise<void> {
     return this.jobs.enqueue(MAIL_DELIVER_JOB, { mailMessageId: id }, { jobId: `mail-${id}` });
+  }
+
+  /** The job `kick` queued: the recorded message sent from its row. */
+  @Process(MAIL_DELIVER_JOB)
+  async deliverJob(job: JobOf<{ mailMessageId: number }>): Promise<void> {
+    try {
+      await this.deliverStored(Number(job.data.mailMessageId));
+    } catch (error) {
+      // The row stays `queued` and the sweeper tries again; the job itself must not fail.
+      this.logger.error(`Mail ${String(job.data.mailMessageId)}: ${errorText(error)}`);
+    }
   }
 
   /** Sends a recorded message from its row, if it is still `queued` (the sweeper's and the job's way). */
