@@ -230,6 +230,11 @@ describe('OpenAPI document', () => {
       const one = (await t.get(`/api/v3/${resource}/${ref}`).expect(200)).body.response;
       expectDescribes(responseOf(`/api/v3/${resource}/{ref}`, false), one, `read ${resource}`);
     }
+    const tax = (await t.post('/api/v3/tax', { name: 'Described tax', rate: 2 }).expect(201)).body.response.id;
+    const [listedTax] = (await t.get('/api/v3/tax').expect(200)).body.response;
+    expectDescribes(responseOf('/api/v3/tax', true), listedTax, 'list tax');
+    const oneTax = (await t.get(`/api/v3/tax/${tax}`).expect(200)).body.response;
+    expectDescribes(responseOf('/api/v3/tax/{id}', false), oneTax, 'read tax');
   });
 
   it('has a browsable page at /api/docs without a credential', async () => {

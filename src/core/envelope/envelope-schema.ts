@@ -1,4 +1,5 @@
-import { getSchemaPath } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
 
 export type Schema = Record<string, unknown>;
 
@@ -22,4 +23,12 @@ export function envelopeSchema(response: Schema, example?: unknown, code = 200):
 export function envelopeOf(responseClass: new () => object, list: boolean): Schema {
   const one = { $ref: getSchemaPath(responseClass) };
   return envelopeSchema(list ? { type: 'array', items: one } : one);
+}
+
+/** A read route answers this response class (`list`: a list of them) in the envelope; for the OpenAPI document. */
+export function AnswersWith(responseClass: new () => object, list = false): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(responseClass),
+    ApiOkResponse({ description: 'the envelope', schema: envelopeOf(responseClass, list) }),
+  );
 }

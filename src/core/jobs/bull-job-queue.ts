@@ -34,7 +34,9 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
     this.queue.on('error', (error: Error) => this.warnOnce(`Redis for the job queue: ${error.message}`));
     if (this.config.appRole === 'api') return;
     for (const name of this.processors.names()) {
-      void this.queue.process(name, this.config.jobConcurrency, (job: Job<Record<string, unknown>>) => this.execute(job));
+      void this.queue.process(name, this.config.jobConcurrency, (job: Job<Record<string, unknown>>) =>
+        this.execute(job),
+      );
     }
   }
 

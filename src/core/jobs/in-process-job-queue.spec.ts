@@ -67,7 +67,7 @@ async function started(jobConcurrency = 4): Promise<{ moduleRef: TestingModule; 
 describe('InProcessJobQueue', () => {
   beforeEach(() => (log.length = 0));
 
-  it("runs a job by its name with the @Process handler of a @Processor(JOBS_QUEUE), after the hooks", async () => {
+  it('runs a job by its name with the @Process handler of a @Processor(JOBS_QUEUE), after the hooks', async () => {
     const { moduleRef, queue } = await started();
     expect(moduleRef.get(JobProcessors).names()).toEqual(['greet', 'fail', 'slow']);
     await queue.enqueue('greet', { name: 'Ada' });

@@ -1,10 +1,10 @@
 import { applyDecorators, Body, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation } from '@nestjs/swagger';
 import { ActionCatalog } from 'src/core/actions/action-catalog';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
-import { envelopeOf } from 'src/core/envelope/envelope-schema';
+import { AnswersWith } from 'src/core/envelope/envelope-schema';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { DtoPipe } from 'src/core/validation/dto.pipe';
 import { DtoClass, isPlainObject, validateBody } from 'src/core/validation/validate-body';
@@ -181,7 +181,7 @@ export function ResourceController(d: ResourceDeclaration) {
   const one = d.response?.one;
   const many = d.response?.many ?? one;
   const answers = (cls: ResponseClass | undefined, list: boolean): MethodDecorator[] =>
-    cls ? [ApiOkResponse({ description: 'the envelope', schema: envelopeOf(cls, list) })] : [];
+    cls ? [AnswersWith(cls, list)] : [];
   decorate(p, 'list', [Get(), summary(`List ${d.plural}`), ...answers(many, true)], [[Query()]], [Object]);
   decorate(p, 'count', [Get('_count'), summary(`Count ${d.plural}`)], [[Query()]], [Object]);
   if (d.collectionActions) {
@@ -240,7 +240,7 @@ export function ResourceController(d: ResourceDeclaration) {
       [String, String, Object, Object],
     );
   }
-  const extra = [d.create, d.update, one, many].filter((cls): cls is DtoClass<object> => cls !== undefined);
+  const extra = [d.create, d.update].filter((dto): dto is DtoClass<object> => dto !== undefined);
   if (extra.length) ApiExtraModels(...extra)(ResourceRoutes);
   return ResourceRoutes;
 }
