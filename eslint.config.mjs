@@ -145,6 +145,21 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  {
+    // The capability to call outside the database (database/outside-call-guard.ts) is
+    // minted outside units: never within a unit of work's body, written in `.run(...)`.
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='run'] CallExpression[callee.name='outsideUnit']",
+          message: "outsideUnit() inside a unit of work's body: call outside before the unit, or in tx.afterCommit.",
+        },
+      ],
+    },
+  },
   ...Object.keys(MAY_IMPORT).map(layerRule),
   // Last: turns off every rule that conflicts with Prettier.
   prettierConfig,

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { Connection, createConnection, RowDataPacket } from 'mysql2/promise';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { BenchOptions, MysqlAccess } from './options';
 import { BulkTable } from './growth-rows';
 import { batches, SEED_COLUMNS, seedRow, SeedValue, sqlUtc } from './seed-rows';
@@ -14,8 +15,8 @@ export interface BenchDatabase {
   /** Inserts customers 1..count into the migrated schema. */
   seed(count: number): Promise<void>;
   /**
-   * Inserts the rows of customers from..to into each table (multi-row INSERTs, committed
-   * every `BULK_COMMIT_EVERY` customers); `progress` hears the last customer in.
+   * Inserts the rows of customers from..to into each table (SQLite: multi-row INSERTs;
+   * MariaDB: LOAD DATA), `BULK_COMMIT_EVERY` customers at a time; `progress` hears the last customer in.
    */
   bulkLoad(tables: readonly BulkTable[], from: number, to: number, progress?: (done: number) => void): Promise<void>;
   /** Runs one statement on a connection of its own (e.g. EXPLAIN, ANALYZE) and returns its rows. */
@@ -34,7 +35,7 @@ const SQLITE_BATCH = 500;
 const MYSQL_BATCH = 1000;
 /** Customers per bulk INSERT (their rows in each table), and per commit. */
 const BULK_BATCH = 200;
-const BULK_COMMIT_EVERY = 20_000;
+const BULK_COMMIT_EVERY = 50_000;
 
 /** The rows of customers from..to in one table, flattened. */
 function bulkRows(table: BulkTable, from: number, to: number): SeedValue[][] {
@@ -178,7 +179,14 @@ class MysqlBenchDatabase implements BenchDatabase {
     });
   }
 
-  /** Multi-row INSERTs of BULK_BATCH customers' rows per table, committed every BULK_COMMIT_EVERY customers. */
+  /**
+   * One `LOAD DATA LOCAL INFILE` per table and BULK_COMMIT_EVERY customers, its rows streamed
+   * as tab-separated text: the server parses them in bulk, about 20 times the rate of
+   * multi-row INSERTs through the driver (46 min for 1,000,000 customers with INSERTs). Each
+   * table's secondary indexes are dropped for its load and built again after it, by one sort
+   * each: kept up row by row they are random writes (invoice has 22) far beyond a small
+   * buffer pool.
+   */
   async bulkLoad(
     tables: readonly BulkTable[],
     from: number,
@@ -188,22 +196,24 @@ class MysqlBenchDatabase implements BenchDatabase {
     await this.withConnection(true, async (conn) => {
       // The rows are new and consistent by construction: no per-row unique check on load.
       await conn.query('SET SESSION unique_checks = 0, foreign_key_checks = 0');
-      for (const chunk of batches(to, BULK_COMMIT_EVERY, from)) {
-        await conn.beginTransaction();
-        for (let from = chunk.from; from <= chunk.to; from += BULK_BATCH) {
-          const to = Math.min(chunk.to, from + BULK_BATCH - 1);
-          for (const table of tables) {
-            await conn.query(`INSERT INTO ${table.table} (${table.columns.join(', ')}) VALUES ?`, [
-              bulkRows(table, from, to),
-            ]);
+      for (const table of tables) {
+        const indexes = await secondaryIndexes(conn, table.table);
+        if (indexes.length) await conn.query(`ALTER TABLE ${table.table} ${indexes.map((i) => `DROP INDEX \`${i.name}\``).join(', ')}`);
+        try {
+          for (const chunk of batches(to, BULK_COMMIT_EVERY, from)) {
+            await conn.query({
+              sql: `LOAD DATA LOCAL INFILE 'rows.tsv' INTO TABLE ${table.table} CHARACTER SET utf8mb4 (${table.columns.join(', ')})`,
+              infileStreamFactory: () => Readable.from(tsvLines(table, chunk.from, chunk.to)),
+            });
+            if (table === tables[tables.length - 1]) progress?.(chunk.to);
           }
+        } finally {
+          if (indexes.length) await conn.query(`ALTER TABLE ${table.table} ${indexes.map((i) => `ADD ${i.definition}`).join(', ')}`);
         }
-        await conn.commit();
-        progress?.(chunk.to);
+        await conn.query(`ANALYZE TABLE ${table.table}`);
       }
-      for (const table of tables) await conn.query(`ANALYZE TABLE ${table.table}`);
     });
-  }
+  } // prettier-ignore
 
   async query(sql: string): Promise<Record<string, unknown>[]> {
     return this.withConnection(true, async (conn) => (await conn.query<RowDataPacket[]>(sql))[0]);
@@ -237,6 +247,40 @@ class MysqlBenchDatabase implements BenchDatabase {
       await conn.end();
     }
   }
+}
+
+/** A table's indexes but its primary key, each with its `ADD` clause (names, columns and prefixes kept). */
+async function secondaryIndexes(conn: Connection, table: string): Promise<Array<{ name: string; definition: string }>> {
+  const [rows] = await conn.query<RowDataPacket[]>(
+    `SELECT INDEX_NAME AS name, NON_UNIQUE AS nonUnique, COLUMN_NAME AS col, SUB_PART AS part
+       FROM information_schema.STATISTICS
+      WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME <> 'PRIMARY'
+      ORDER BY INDEX_NAME, SEQ_IN_INDEX`,
+    [table],
+  );
+  const byName = new Map<string, { unique: boolean; columns: string[] }>();
+  for (const row of rows) {
+    const index = byName.get(row.name as string) ?? { unique: Number(row.nonUnique) === 0, columns: [] };
+    index.columns.push(`\`${row.col as string}\`${row.part === null ? '' : `(${Number(row.part)})`}`);
+    byName.set(row.name as string, index);
+  }
+  return [...byName].map(([name, i]) => ({
+    name,
+    definition: `${i.unique ? 'UNIQUE ' : ''}INDEX \`${name}\` (${i.columns.join(', ')})`,
+  }));
+}
+
+/** The rows of customers from..to in LOAD DATA's default text form, BULK_BATCH customers a piece. */
+function* tsvLines(table: BulkTable, from: number, to: number): Generator<Buffer> {
+  for (let start = from; start <= to; start += BULK_BATCH) {
+    const rows = bulkRows(table, start, Math.min(to, start + BULK_BATCH - 1));
+    yield Buffer.from(rows.map((row) => row.map(tsvField).join('\t')).join('\n') + '\n', 'utf8');
+  }
+}
+
+/** LOAD DATA's escapes: a backslash before a tab, a newline or a backslash. */
+function tsvField(value: SeedValue): string {
+  return String(value).replace(/[\\\t\n]/g, (c) => `\\${c === '\t' ? 't' : c === '\n' ? 'n' : c}`);
 }
 
 function multiRowInsert(rows: number): string {

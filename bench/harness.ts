@@ -41,12 +41,16 @@ export function basicAuthorization(password: string): string {
   return `Basic ${Buffer.from(`${USERNAME}:${password}`).toString('base64')}`;
 }
 
-/** The real server on the bench database: nothing but the requests under test runs in it. */
+/**
+ * The real server on the bench database: nothing but the requests under test runs in it.
+ * `env`: more settings, e.g. DB_FAST_PATHS (bench/ablation.ts).
+ */
 export async function startServer(
   database: BenchDatabase,
   password: string,
   nodeFlags: string[],
   script = SERVER_SCRIPT,
+  env: Record<string, string> = {},
 ): Promise<ChildServer> {
   const port = await freePort();
   return startChildServer({
@@ -69,6 +73,7 @@ export async function startServer(
       REDIS_URL: '',
       SMTP_URL: '',
       TEST_CLOCK: 'false',
+      ...env,
     },
   });
 }

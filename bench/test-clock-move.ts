@@ -48,6 +48,8 @@ async function seed(count: number, declining: number, spread: string, hookEvent:
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     DB_PATH: join(workDir, 'bench.sqlite'),
   });
+  // The move's progress and where its time went (TestClock's log lines), on request.
+  if (process.env.BENCH_LOG) t.app.useLogger(['log', 'warn', 'error']);
   t.clock.set(START);
   const receiver = await startReceiver();
   await t.post('/api/v3/_resthook', { target_url: receiver.url, event: hookEvent }).expect(201);

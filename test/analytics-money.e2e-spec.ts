@@ -4,8 +4,8 @@ import { createId } from './support/catalog-fixtures';
 import { newCard, newCustomer, newInvoiceOf } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
+import { Json } from './support/json';
 
-type Json = Record<string, unknown>;
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 const DECLINING = '4000000000000002';
@@ -279,5 +279,35 @@ describe('analytics: revenue, receivables, dunning and usage', () => {
     expect(reportCsv({ columns: ['currency', 'n'], sets: [{ currency: 'USD', rows: [{ n: 'a, "b"' }] }] })).toBe(
       'currency,n\r\nUSD,"a, ""b"""\r\n',
     );
+  });
+
+  it('open_invoice holds the open invoices, marked where money was applied (row triggers)', async () => {
+    const m = t.dataSource.manager;
+    const kept = await m.query<Json[]>(
+      'SELECT invoice_id, total, has_applications FROM open_invoice ORDER BY invoice_id',
+    );
+    const open = await m.query<Json[]>(
+      `SELECT i.invoice_id, i.total, CASE WHEN EXISTS (SELECT 1 FROM transaction_applied ta WHERE ta.invoice_id = i.invoice_id)
+         THEN 1 ELSE 0 END AS has_applications
+       FROM invoice i WHERE i.invoice_status_str LIKE 'open-%' AND i.deleted_datetime IS NULL ORDER BY i.invoice_id`,
+    );
+    const plain = (rows: Json[]) =>
+      rows.map((r) => [Number(r.invoice_id), Number(r.total), Number(r.has_applications)]);
+    expect(plain(kept)).toEqual(plain(open));
+    // Both kinds are there: R's invoice (50 paid, 10 refunded) is marked.
+    expect(plain(kept).some(([, total, applied]) => total === 120 && applied === 1)).toBe(true);
+    expect(plain(kept).some(([, , applied]) => applied === 0)).toBe(true);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+  });
+
+  // Last: it voids G's April invoice. The usage rollup follows the invoice (row triggers).
+  it('usage: a voided invoice’s usage lines leave its month', async () => {
+    const g = await t.dataSource.manager.findOneOrFail(Invoice, {
+      where: { currency_id: 3 },
+      order: { invoice_id: 'DESC' },
+    });
+    await t.post(`/api/v3/invoice/${g.invoice_id}?action=void`, {}).expect(200);
+    const [gbp] = await report('usage?from=2026-03&to=2026-04&currency=GBP');
+    expect(gbp.rows).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import { backfill } from 'src/analytics/migrations/1795793205642-mrr-history';
+import { backfillMrrMonths } from 'src/analytics/migrations/1795810000000-mrr-rollup';
 import { createId } from './support/catalog-fixtures';
 import { newCustomer, newSubscription } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
-
-type Json = Record<string, unknown>;
+import { Json } from './support/json';
 
 /**
  * The migration builds the history of subscriptions that existed before it from their
@@ -41,9 +41,11 @@ describe('analytics: the migration builds existing subscriptions’ MRR history'
       (await t.get('/api/v3/_analytics/mrr?from=2026-01&to=2026-05&currency=USD').expect(200)).body.response;
     const live = await report();
     await t.dataSource.query('DELETE FROM mrr_change');
+    await t.dataSource.query('DELETE FROM mrr_month');
     const runner = t.dataSource.createQueryRunner();
     try {
       await backfill(runner, t.clock.now());
+      await backfillMrrMonths(runner);
     } finally {
       await runner.release();
     }

@@ -3,8 +3,8 @@ import { createId } from './support/catalog-fixtures';
 import { newCustomer, newSubscription } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
+import { Json } from './support/json';
 
-type Json = Record<string, unknown>;
 const DAY_MS = 86_400_000;
 
 /** One step of a random history: wait some days, then do something to a subscription. */

@@ -2,8 +2,7 @@ import { createId } from './support/catalog-fixtures';
 import { newCustomer, newSubscription } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
-
-type Json = Record<string, unknown>;
+import { Json } from './support/json';
 
 /**
  * Three customers over the year 2026 under the test clock (America/Chicago), every figure

@@ -4,8 +4,7 @@ import * as make from './support/factories';
 import { subscriptionReads, wall } from './support/subscription-reads';
 import { createTestApp, TestApp } from './support/test-app';
 import { moveClock } from './support/test-clock';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './support/json';
 
 /**
  * Issue 37 off the happy path: combinations the other scenario files leave out (future
@@ -245,7 +244,11 @@ describe('issue 37 scenarios', () => {
     const customer = await createId(t, '/api/v3/customer', { company: 'Refunded twice' });
     const id = await make.newInvoiceOf(t, customer, [{ item_id: plan }]);
     const pay = await t
-      .post('/api/v3/transaction?action=pay', { customer_id: customer, applied_to: [id], paymethods: [make.newCard({ expdate_year: 2040 })] })
+      .post('/api/v3/transaction?action=pay', {
+        customer_id: customer,
+        applied_to: [id],
+        paymethods: [make.newCard({ expdate_year: 2040 })],
+      })
       .expect(200);
     const payment = pay.body.response.id as number;
     expect(await invoice(id)).toMatchObject({ total: 31, payments: 31, applied: 31, balance: 0 });
@@ -323,7 +326,11 @@ describe('issue 37 scenarios', () => {
     const issued: Json[] = [];
     const real = await run.run(asOf, { dryRun: false, listener: { invoiced: (i) => issued.push(i) } });
     expect(mine(issued)).toEqual(mine(predicted));
-    const money = (s: Json) => [s.invoices, Object.entries(s.billed as Json).map(([c, v]) => [c, String(v)]), s.failures];
+    const money = (s: Json) => [
+      s.invoices,
+      Object.entries(s.billed as Json).map(([c, v]) => [c, String(v)]),
+      s.failures,
+    ];
     expect(money(real)).toEqual(money(dry));
     expect((await invoicesOf(id))[1]).toMatchObject({ total: 10, credits: 10, balance: 0 });
     // 49.99 − 10.00 = 39.99 left.

@@ -180,7 +180,7 @@ describe('the nightly job', () => {
 
   it('gives a failed night back so the next tick runs it again', async () => {
     const events = t.app.get(InvoiceEvents);
-    const failing = jest.spyOn(events, 'record').mockRejectedValueOnce(new Error('database went away'));
+    const failing = jest.spyOn(events, 'recordMany').mockRejectedValueOnce(new Error('database went away'));
     try {
       await expect(job.runFor('2026-06-14')).rejects.toThrow('database went away');
     } finally {

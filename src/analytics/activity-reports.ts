@@ -2,9 +2,10 @@ import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
+import { throughIndex } from 'src/database/dialect';
 import { queryArrays } from 'src/database/raw-query';
-import { asDate } from './db-values';
-import { dayAfterMonth, ReportPeriod } from './report-period';
+import { INVOICE_AMOUNT_INDEX } from 'src/invoices/entities/invoice.entity';
+import { ReportPeriod } from './report-period';
 
 /** One month of dunning in one currency. */
 export interface DunningMonth {
@@ -26,25 +27,23 @@ export interface UsageRow {
   amount: Decimal;
 }
 
-type MonthOf = (at: Date) => string;
-
 /**
  * Per currency and month (of the first failed automatic charge, account zone): invoices
  * whose automatic charge failed, how many and how much were collected later by the
  * dunning schedule (their collection ended `paid`), the recovery rate (recovered ÷
- * failed invoices), and subscriptions cancelled for non-payment in the month. Two queries.
+ * failed invoices), and subscriptions cancelled for non-payment in the month. The
+ * database counts and sums per month (the month found by comparing the instant with the
+ * months' starts, `bounds`), reading each invoice's currency and total from a narrow
+ * index. Two queries, a row per currency and month each.
  */
 export async function dunningMonths(
   m: EntityManager,
   period: ReportPeriod,
-  window: { from: Date; until: Date },
-  monthOf: MonthOf,
+  /** The instant each month of the period starts, then the instant the month after it starts. */
+  bounds: Date[],
 ): Promise<Map<number, DunningMonth[]>> {
-  const index = new Map(period.months.map((mo, i) => [mo, i]));
   const result = new Map<number, DunningMonth[]>();
-  const rowOf = (currency: number, month: string): DunningMonth | undefined => {
-    const i = index.get(month);
-    if (i === undefined) return undefined;
+  const rowOf = (currency: number, i: number): DunningMonth | undefined => {
     let list = result.get(currency);
     if (!list)
       result.set(
@@ -61,36 +60,48 @@ export async function dunningMonths(
       );
     return list[i];
   };
-  if (period.currency) rowOf(period.currency.currency_id, period.from);
+  if (period.currency) rowOf(period.currency.currency_id, 0);
+  const sum = amountSum(m);
   const currency = period.currency ? ' AND i.currency_id = :currency' : '';
-  const params = { from: window.from, until: window.until, currency: period.currency?.currency_id };
+  const params: Record<string, unknown> = {
+    from: bounds[0],
+    until: bounds[bounds.length - 1],
+    currency: period.currency?.currency_id,
+  };
+  const inner = bounds.slice(1, -1);
+  const monthIndex = (column: string) =>
+    inner.length
+      ? `CASE ${inner.map((_, k) => `WHEN ${column} < :b${k} THEN ${k}`).join(' ')} ELSE ${inner.length} END`
+      : '0';
+  inner.forEach((at, k) => (params[`b${k}`] = at));
   const failed = await queryArrays(
     m,
-    `SELECT i.currency_id, ic.first_failed_datetime, ic.status, i.total FROM invoice_collection ic
-     JOIN invoice i ON i.invoice_id = ic.invoice_id
-     WHERE ic.first_failed_datetime >= :from AND ic.first_failed_datetime < :until${currency}`,
+    `SELECT i.currency_id, ${monthIndex('ic.first_failed_datetime')} AS mi, COUNT(*),
+       SUM(CASE WHEN ic.status = 'paid' THEN 1 ELSE 0 END), ${sum.sql('i.total')},
+       ${sum.sql("CASE WHEN ic.status = 'paid' THEN i.total ELSE 0 END")}
+     FROM invoice_collection ic JOIN invoice i ${throughIndex(m, 'invoice', INVOICE_AMOUNT_INDEX)} ON i.invoice_id = ic.invoice_id
+     WHERE ic.first_failed_datetime >= :from AND ic.first_failed_datetime < :until${currency}
+     GROUP BY i.currency_id, mi`,
     params,
   );
-  for (const [cur, at, status, total] of failed) {
-    const row = rowOf(Number(cur), monthOf(asDate(at as Date | string)));
+  for (const [cur, i, count, recovered, amount, recoveredAmount] of failed) {
+    const row = rowOf(Number(cur), Number(i));
     if (!row) continue;
-    const amount = new Money(total as string).toDecimalPlaces(2);
-    row.failed_invoices++;
-    row.failed_amount = row.failed_amount.plus(amount);
-    if (status === 'paid') {
-      row.recovered_invoices++;
-      row.recovered_amount = row.recovered_amount.plus(amount);
-    }
+    row.failed_invoices = Number(count);
+    row.failed_amount = sum.read(amount as string);
+    row.recovered_invoices = Number(recovered);
+    row.recovered_amount = sum.read(recoveredAmount as string);
   }
   const cancelled = await queryArrays(
     m,
-    `SELECT i.currency_id, i.cancel_datetime FROM package i
-     WHERE i.package_status_str = 'canceled-nonpayment' AND i.cancel_datetime >= :from AND i.cancel_datetime < :until${currency}`,
+    `SELECT i.currency_id, ${monthIndex('i.cancel_datetime')} AS mi, COUNT(*) FROM package i
+     WHERE i.package_status_str = 'canceled-nonpayment' AND i.cancel_datetime >= :from AND i.cancel_datetime < :until${currency}
+     GROUP BY i.currency_id, mi`,
     params,
   );
-  for (const [cur, at] of cancelled) {
-    const row = rowOf(Number(cur), monthOf(asDate(at as Date | string)));
-    if (row) row.cancelled_nonpayment++;
+  for (const [cur, i, count] of cancelled) {
+    const row = rowOf(Number(cur), Number(i));
+    if (row) row.cancelled_nonpayment = Number(count);
   }
   for (const list of result.values())
     for (const row of list)
@@ -102,20 +113,18 @@ export async function dunningMonths(
 
 /**
  * Per currency, month (invoice date) and metered item: the units and amounts billed on
- * usage lines of invoices not void or deleted. One query.
+ * usage lines of invoices not void or deleted, from the `usage_month` rollup (kept by row
+ * triggers, migration UsageRollup). One query over a few rows per month.
  */
 export async function usageRows(m: EntityManager, period: ReportPeriod): Promise<Map<number, UsageRow[]>> {
-  const sum = amountSum(m);
   const rows = await queryArrays(
     m,
-    `SELECT i.currency_id, SUBSTR(i.date, 1, 7) AS month, l.item_id, MAX(it.name) AS name, SUM(l.line_usage), ${sum.sql('l.line_total')}
-     FROM invoice_line l JOIN invoice i ON i.invoice_id = l.invoice_id JOIN item it ON it.item_id = l.item_id
-     WHERE l.is_usage = :usage AND i.date >= :from AND i.date < :until AND i.void_datetime IS NULL AND i.deleted_datetime IS NULL${
-       period.currency ? ' AND i.currency_id = :currency' : ''
-     }
-     GROUP BY i.currency_id, SUBSTR(i.date, 1, 7), l.item_id
-     ORDER BY i.currency_id, SUBSTR(i.date, 1, 7), l.item_id`,
-    { usage: true, from: `${period.from}-01`, until: dayAfterMonth(period.to), currency: period.currency?.currency_id },
+    `SELECT u.currency_id, u.month, u.item_id, MAX(it.name), SUM(u.units_micro), SUM(u.amount_cents)
+     FROM usage_month u JOIN item it ON it.item_id = u.item_id
+     WHERE u.month >= :from AND u.month <= :to${period.currency ? ' AND u.currency_id = :currency' : ''}
+     GROUP BY u.currency_id, u.month, u.item_id HAVING SUM(u.line_count) > 0
+     ORDER BY u.currency_id, u.month, u.item_id`,
+    { from: period.from, to: period.to, currency: period.currency?.currency_id },
   );
   const result = new Map<number, UsageRow[]>();
   if (period.currency) result.set(period.currency.currency_id, []);
@@ -126,9 +135,9 @@ export async function usageRows(m: EntityManager, period: ReportPeriod): Promise
       month: String(month),
       item_id: Number(item),
       item_name: String(name),
-      // A sum of 6-decimal quantities, back to its scale (SQLite sums them as doubles).
-      units: new Money(units as string).toDecimalPlaces(6),
-      amount: sum.read(amount as string),
+      // Whole millionths and cents: exact DECIMAL text from MariaDB, integers from SQLite.
+      units: new Money(units as string | number).div(1_000_000),
+      amount: new Money(amount as string | number).div(100),
     });
   }
   return result;

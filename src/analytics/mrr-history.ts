@@ -5,13 +5,10 @@ import { mrrAsOf, mrrMoments } from 'src/billing/cycles/mrr-as-of';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Money, ZERO } from 'src/core/money/decimal';
 import { accountDate } from 'src/core/time/account-date';
-import { insertRows } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
 import { asDate } from './db-values';
-import { MrrChange } from './entities/mrr-change.entity';
 import { loadMrrFacts, MrrFacts } from './mrr-facts';
-
-type NewChange = Omit<MrrChange, 'mrr_change_id'>;
+import { NewChange, writeChanges } from './mrr-rollup';
 
 /**
  * Keeps the MRR history: one `mrr_change` row each time a subscription's MRR changes,
@@ -80,7 +77,7 @@ export class MrrHistory {
   }
 
   private async write(m: EntityManager, rows: NewChange[]): Promise<void> {
-    if (rows.length) await insertRows(m, MrrChange, rows);
+    await writeChanges(m, rows);
   }
 
   /** The last row of each subscription (one query). */

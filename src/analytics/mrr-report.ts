@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
-import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
 import { queryArrays } from 'src/database/raw-query';
+import { MOVEMENT_COLUMNS, MovementColumn } from './mrr-rollup';
 import { ReportPeriod } from './report-period';
 
 /** One month of MRR movements in one currency (DESIGN §6 "Analytics"). */
@@ -22,58 +22,24 @@ export interface MrrMonth {
   customers: number;
 }
 
-/** The movements of one month, as SUMs and COUNTs over `cls` (start `s`, end `e`, in cents). */
-const MOVEMENTS = {
-  new: 's <= 0 AND e > 0 AND paid_before = 0',
-  reactivation: 's <= 0 AND e > 0 AND paid_before = 1',
-  churned: 's > 0 AND e <= 0',
-  expansion: 'e > s AND (s > 0 OR e <= 0)',
-  contraction: 'e < s AND (s <= 0 OR e > 0)',
-} as const;
-
 /**
- * MRR movements per currency and month, from the MRR history: each customer's MRR at each
- * month's end (`e`) is the sum of its subscriptions' changes up to it, and at its start
- * (`s`) the end of the month before; the change of a customer's MRR over a month is one
- * movement: `new` (from zero, first time), `reactivation` (from zero, having paid before),
- * `expansion`, `contraction`, `churned` (to zero). So start + new + expansion +
- * reactivation − contraction − churned = end holds for every month by construction. The
- * database classifies (window sums in whole cents, exact on both databases) and answers a
- * row per currency and month, so the work done here does not grow with the customers.
- * Two queries: where every customer stood when the period starts, and the months.
+ * MRR movements per currency and month, from the `mrr_month` rollup (mrr-rollup.ts: what
+ * each customer's MRR did in each month it changed, summed per month as the changes are
+ * written). A month's start is the sum of every earlier month's movements, so start + new
+ * + expansion + reactivation − contraction − churned = end holds for every month by
+ * construction. One query, a row per currency and month up to the period's end: the work
+ * done does not grow with the customers.
  */
 export async function mrrMovements(m: EntityManager, period: ReportPeriod): Promise<Map<number, MrrMonth[]>> {
-  const { cents } = amountSum(m);
-  const currency = period.currency ? ' AND currency_id = :currency' : '';
-  const params = { from: period.from, to: period.to, currency: period.currency?.currency_id };
-  const perCustomer = `SELECT currency_id, customer_id, month, SUM(${cents('delta')}) AS d FROM mrr_change
-     WHERE month <= :to${currency} GROUP BY currency_id, customer_id, month`;
-  const ends = `SELECT currency_id, customer_id, month, d,
-       SUM(d) OVER (PARTITION BY currency_id, customer_id ORDER BY month ROWS UNBOUNDED PRECEDING) AS e
-     FROM (${perCustomer}) cm`;
-  const classified = `SELECT currency_id, month, e - d AS s, e,
-       COALESCE(MAX(CASE WHEN e > 0 THEN 1 ELSE 0 END) OVER (PARTITION BY currency_id, customer_id ORDER BY month
-         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS paid_before
-     FROM (${ends}) r`;
-  const kinds = Object.entries(MOVEMENTS);
   const months = await queryArrays(
     m,
-    `SELECT currency_id, month, ${kinds
-      .map(([, when]) => `SUM(CASE WHEN ${when} THEN ABS(e - s) ELSE 0 END), SUM(CASE WHEN ${when} THEN 1 ELSE 0 END)`)
-      .join(', ')}
-     FROM (${classified}) c WHERE month >= :from GROUP BY currency_id, month`,
-    params,
-  );
-  const starts = await queryArrays(
-    m,
-    `SELECT currency_id, SUM(e), SUM(CASE WHEN e > 0 THEN 1 ELSE 0 END) FROM
-       (SELECT currency_id, customer_id, SUM(${cents('delta')}) AS e FROM mrr_change
-        WHERE month < :from${currency} GROUP BY currency_id, customer_id) c
-     GROUP BY currency_id`,
-    params,
+    `SELECT currency_id, month, ${MOVEMENT_COLUMNS.map((c) => `SUM(${c})`).join(', ')} FROM mrr_month
+     WHERE month <= :to${period.currency ? ' AND currency_id = :currency' : ''} GROUP BY currency_id, month`,
+    { to: period.to, currency: period.currency?.currency_id },
   );
   // Whole cents: an exact DECIMAL string from MariaDB, an integer well inside 2^53 from SQLite.
   const money = (value: unknown) => new Money(value === null ? 0 : (value as string | number)).div(100);
+  const count = (value: unknown) => Number(value ?? 0);
 
   const index = new Map(period.months.map((month, i) => [month, i]));
   const byCurrency = new Map<number, MrrMonth[]>();
@@ -100,27 +66,32 @@ export async function mrrMovements(m: EntityManager, period: ReportPeriod): Prom
     return list;
   };
   if (period.currency) monthsOf(period.currency.currency_id);
-  for (const [cur, start, customers] of starts) {
-    const first = monthsOf(Number(cur))[0];
-    first.start = money(start);
-    first.startCustomers = Number(customers);
-  }
   for (const [cur, month, ...sums] of months) {
+    const f = Object.fromEntries(MOVEMENT_COLUMNS.map((c, k) => [c, sums[k]])) as Record<MovementColumn, unknown>;
+    const list = monthsOf(Number(cur));
+    if (String(month) < period.from) {
+      // Before the period: only where it starts.
+      const first = list[0];
+      first.start = first.start
+        .plus(money(f.new_cents))
+        .plus(money(f.expansion_cents))
+        .plus(money(f.reactivation_cents))
+        .minus(money(f.contraction_cents))
+        .minus(money(f.churned_cents));
+      first.startCustomers += count(f.new_count) + count(f.reactivation_count) - count(f.churned_count);
+      continue;
+    }
     const i = index.get(String(month));
     if (i === undefined) continue;
-    const row = monthsOf(Number(cur))[i];
-    const figure = (kind: keyof typeof MOVEMENTS) => {
-      const k = kinds.findIndex(([name]) => name === kind);
-      return { amount: money(sums[2 * k]), count: Number(sums[2 * k + 1]) };
-    };
-    row.new = figure('new').amount;
-    row.newCustomers = figure('new').count;
-    row.reactivation = figure('reactivation').amount;
-    row.reactivatedCustomers = figure('reactivation').count;
-    row.churned = figure('churned').amount;
-    row.churnedCustomers = figure('churned').count;
-    row.expansion = figure('expansion').amount;
-    row.contraction = figure('contraction').amount;
+    const row = list[i];
+    row.new = money(f.new_cents);
+    row.newCustomers = count(f.new_count);
+    row.reactivation = money(f.reactivation_cents);
+    row.reactivatedCustomers = count(f.reactivation_count);
+    row.churned = money(f.churned_cents);
+    row.churnedCustomers = count(f.churned_count);
+    row.expansion = money(f.expansion_cents);
+    row.contraction = money(f.contraction_cents);
   }
   for (const list of byCurrency.values()) {
     let start = list[0].start;

@@ -23,11 +23,6 @@ export function addMonths(month: string, n: number): string {
   return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
 
-/** The first day (`YYYY-MM-DD`) after the month. */
-export function dayAfterMonth(month: string): string {
-  return `${addMonths(month, 1)}-01`;
-}
-
 function monthParam(query: Record<string, unknown>, field: string, fallback: string): string {
   const value = query[field];
   if (value === undefined || value === '') return fallback;

@@ -1,11 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from 'typeorm';
+import type { OutsideUnit } from './outside-call-guard';
 
-/** One database transaction plus work to run only once it has committed (mail, job kicks). */
+/**
+ * One database transaction plus work to run only once it has committed (mail, job kicks),
+ * which is handed the capability to call outside (outside-call-guard.ts) that the body
+ * never holds.
+ */
 export interface Tx {
   readonly manager: EntityManager;
-  afterCommit(fn: () => void | Promise<void>): void;
+  afterCommit(fn: (outside: OutsideUnit) => void | Promise<void>): void;
 }
 
 /** Set while a unit of work's body runs; cleared when the body settles. */
@@ -48,6 +53,23 @@ export class DeadlinePassed extends Error {
 export function msToDeadline(): number {
   const deadline = currentScope()?.deadline;
   return deadline === undefined ? Infinity : deadline - performance.now();
+}
+
+/** What `beforeDeadline` gives when the call's deadline came first. */
+export const DEADLINE_CAME = Symbol('deadline came');
+
+/**
+ * `call`'s value, or DEADLINE_CAME once the current call's deadline passes first (`call`
+ * goes on; its caller decides what becomes of its late answer). Without a deadline, `call`.
+ */
+export function beforeDeadline<T>(call: Promise<T>): Promise<T | typeof DEADLINE_CAME> {
+  const left = msToDeadline();
+  if (left === Infinity) return call;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof DEADLINE_CAME>((resolve) => {
+    timer = setTimeout(() => resolve(DEADLINE_CAME), Math.max(0, left));
+  });
+  return Promise.race([call, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -11,11 +11,20 @@ const ANSWER_LOST_CODES = new Set([
 ]);
 
 /**
- * A COMMIT was sent and its answer lost (issue 43, item 1): whether the transaction took
- * effect is unknown, so the caller must not be told it failed. Answered 503 with
- * `details.outcome: "unknown"`; a retry with the same Idempotency-Key learns the outcome.
+ * A write whose outcome cannot be known yet (issue 43, item 1): the caller must not be told
+ * it failed. Answered 503 with `details.outcome: "unknown"` and `answer` as its message; a
+ * retry with the same Idempotency-Key learns the outcome.
  */
-export class CommitOutcomeUnknown extends Error {
+export abstract class OutcomeUnknown extends Error {
+  /** What the client is told (the message itself goes to the log only). */
+  abstract readonly answer: string;
+}
+
+/** A COMMIT was sent and its answer lost: whether the transaction took effect is unknown. */
+export class CommitOutcomeUnknown extends OutcomeUnknown {
+  readonly answer =
+    'The database did not confirm this write: it may or may not have been stored. Retry with the same Idempotency-Key to learn its outcome (without one, read before retrying).';
+
   constructor(override readonly cause: unknown) {
     super(`The COMMIT got no answer: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'CommitOutcomeUnknown';

@@ -28,6 +28,16 @@ export function locksRows(manager: EntityManager): boolean {
 const NAMING = new DefaultNamingStrategy();
 
 /**
+ * The tail of an `INSERT ... VALUES` into a table with a unique index on `keys`: where a
+ * row's key is taken, `columns` are added to that row's instead of a second row made.
+ */
+export function addingOnConflict(manager: EntityManager, keys: string[], columns: string[]): string {
+  return isMysql(manager)
+    ? `ON DUPLICATE KEY UPDATE ${columns.map((c) => `${c} = ${c} + VALUES(${c})`).join(', ')}`
+    : `ON CONFLICT(${keys.join(', ')}) DO UPDATE SET ${columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
+}
+
+/**
  * An index hint to put after a table (and its alias) in a FROM clause: MySQL/MariaDB then
  * reads `table` through its index on `columns`. A write's subquery is a locking read there;
  * on a small table the optimizer would scan the primary key and share-lock every row, which

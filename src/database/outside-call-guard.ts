@@ -45,6 +45,27 @@ export class OutsideCallInUnitOfWork extends Error {
   }
 }
 
+declare const outsideUnitBrand: unique symbol;
+
+/**
+ * The capability to call outside the database, checked by type: every outbound port (the
+ * PaymentGateway's methods, `postPinned` for webhook deliveries and the USAGE_URL pull, the
+ * mail transport) takes one as its first argument. A unit of work's body is handed a Tx,
+ * which is not one; code outside units mints one with `outsideUnit` (which lint forbids
+ * inside a `.run(` callback), and `Tx.afterCommit` hands one to its callback. A body that
+ * closes over a capability minted outside it still compiles: the run-time check in every
+ * port (assertOutsideUnitOfWork) is the backstop for that.
+ */
+export type OutsideUnit = { readonly [outsideUnitBrand]: 'outside every unit of work' };
+
+const OUTSIDE = Object.freeze({}) as OutsideUnit;
+
+/** The capability for `what` (a port call to come), refused at once inside a unit's body. */
+export function outsideUnit(what: string): OutsideUnit {
+  assertOutsideUnitOfWork(what);
+  return OUTSIDE;
+}
+
 /**
  * Refuses an outside call made inside a unit of work's body: there it would hold the
  * transaction's locks while it waits, and would not be undone with the transaction.

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
+import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
 import { performance } from 'node:perf_hooks';
+import { CommitOutcomeUnknown } from './commit-outcome';
 import { MAX_GROUP_MS, MAX_GROUP_UNITS, SqliteGroupCommit } from './sqlite-group-commit';
 
 /** A real in-memory SQLite through TypeORM, with one table and a count of top-level COMMITs. */
@@ -35,6 +37,44 @@ describe('SqliteGroupCommit', () => {
   afterEach(async () => {
     jest.restoreAllMocks();
     await ds.destroy();
+  });
+
+  /** The next top-level COMMIT fails; `endsIt`: SQLite ended the transaction itself first. */
+  function failNextCommit(endsIt: boolean, code: string): void {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the runner as `this` below
+    const commit = BetterSqlite3QueryRunner.prototype.commitTransaction;
+    jest.spyOn(BetterSqlite3QueryRunner.prototype, 'commitTransaction').mockImplementation(async function (
+      this: BetterSqlite3QueryRunner,
+    ) {
+      if (this.transactionDepth > 1) return commit.call(this);
+      if (endsIt)
+        (
+          this.connection.driver as unknown as { databaseConnection: { exec(sql: string): void } }
+        ).databaseConnection.exec('ROLLBACK');
+      throw Object.assign(new Error(`${code}: the commit failed`), { code });
+    });
+  }
+
+  it('fails the units of a COMMIT that SQLite ended itself with CommitOutcomeUnknown', async () => {
+    const t = await setUp();
+    ds = t.ds;
+    failNextCommit(true, 'SQLITE_IOERR_FSYNC');
+    const both = [1, 2].map((id) => t.writer.run((m) => insert(m, id)));
+    for (const unit of both) await expect(unit).rejects.toBeInstanceOf(CommitOutcomeUnknown);
+    jest.restoreAllMocks();
+    // The connection is usable again.
+    await t.writer.run((m) => insert(m, 3));
+    expect(await ids(ds)).toEqual([3]);
+  });
+
+  it('fails the units of a COMMIT refused with the transaction still open with that error: known undone', async () => {
+    const t = await setUp();
+    ds = t.ds;
+    failNextCommit(false, 'SQLITE_BUSY');
+    await expect(t.writer.run((m) => insert(m, 1))).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    jest.restoreAllMocks();
+    await t.writer.run((m) => insert(m, 2));
+    expect(await ids(ds)).toEqual([2]);
   });
 
   it('commits a lone write at once, with its result', async () => {

@@ -7,6 +7,7 @@ import {
   dropDeferredSince,
   flushDeferredInserts,
 } from './deferred-inserts';
+import { CommitOutcomeUnknown } from './commit-outcome';
 import { fastPath } from './fast-paths';
 import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
 import { forgetInTransaction } from './transaction-memo';
@@ -29,7 +30,10 @@ export const MAX_GROUP_MS = 20;
  * COMMIT ends them all:
  * - a unit that fails is rolled back to its savepoint and fails alone, at once;
  * - the others succeed only once the COMMIT has succeeded (then they are as durable as
- *   with a transaction each); if the COMMIT fails, they all fail and nothing is kept;
+ *   with a transaction each); if the COMMIT fails while its transaction is still open
+ *   (SQLITE_BUSY), they all fail and nothing is kept; if SQLite ended the transaction
+ *   itself (an I/O error or a full disk while writing the WAL, which may have stored it),
+ *   they fail with CommitOutcomeUnknown, since no one can say it was not stored;
  * - the units' deferred rows (revisions, events no hook wants) are written at the group's
  *   end, one INSERT per table; if the database refuses them, the group is undone and each
  *   of its units runs again alone, first in the queue, where a refused row fails its own
@@ -98,7 +102,7 @@ export class SqliteGroupCommit extends GroupCommitQueue {
     try {
       await runner.commitTransaction();
     } catch (error) {
-      await this.abandon(runner, finished, error);
+      await this.abandon(runner, finished, sqliteCommitFailure(runner, error));
       return;
     }
     for (const { unit, result } of finished) unit.resolve(result);
@@ -147,6 +151,17 @@ export class SqliteGroupCommit extends GroupCommitQueue {
   private failAll(units: Queued[], error: unknown): void {
     for (const unit of units) unit.reject(error);
   }
+}
+
+/**
+ * What a failed COMMIT's units are told: the error itself while the connection is still in
+ * the transaction (the COMMIT did not happen; the rollback that follows undoes it), else
+ * CommitOutcomeUnknown: SQLite ended the transaction on its own, after an error that may
+ * have come once the WAL held the commit (its sync, say).
+ */
+function sqliteCommitFailure(runner: QueryRunner, error: unknown): unknown {
+  const db = (runner.connection.driver as { databaseConnection?: { inTransaction?: boolean } }).databaseConnection;
+  return db?.inTransaction === false ? new CommitOutcomeUnknown(error) : error;
 }
 
 /** Unwinds any savepoint levels TypeORM still counts, then the transaction. */

@@ -5,7 +5,7 @@ import { currentScope, DeadlinePassed, Tx } from './call-scope';
 import { fastPath } from './fast-paths';
 import { MysqlGroupCommit } from './mysql-group-commit';
 import { MysqlWriter } from './mysql-writer';
-import { currentUnit, runAsUnitBody, unitCaller } from './outside-call-guard';
+import { currentUnit, OutsideUnit, outsideUnit, runAsUnitBody, unitCaller } from './outside-call-guard';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
 export type { Tx } from './call-scope';
@@ -75,7 +75,7 @@ export class UnitOfWork {
     const scope = currentScope();
     const unitEnd = scope?.unitEnd;
     const deadline = scope?.deadline;
-    let callbacks: Array<() => void | Promise<void>> = [];
+    let callbacks: Array<(outside: OutsideUnit) => void | Promise<void>> = [];
     const inTransaction = (manager: EntityManager): Promise<T> => {
       // A unit that waited (for a connection, a group) past its request's deadline never
       // starts: its caller is answered 503 and nothing of it is written (its savepoint).
@@ -98,7 +98,10 @@ export class UnitOfWork {
       : fastPath('group-commit')
         ? await this.mysqlWriter.run(inTransaction)
         : await this.mysqlAlone.run(inTransaction);
-    for (const fn of callbacks) await fn();
+    if (callbacks.length > 0) {
+      const outside = outsideUnit('afterCommit work');
+      for (const fn of callbacks) await fn(outside);
+    }
     return result;
   }
 }

@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { businessNameOf } from 'src/config/business-name';
+import { lazyRequire } from 'src/core/lazy/lazy-require';
+
+const handlebars = lazyRequire<typeof Handlebars>('handlebars');
 
 export type MailTemplateName =
   | 'invoice'
@@ -31,7 +34,7 @@ const URL_PATTERN = /(https?:\/\/[^\s<]+)/g;
  */
 @Injectable()
 export class MailTemplates {
-  private readonly hbs = Handlebars.create();
+  private hbs?: typeof Handlebars;
   private readonly compiled = new Map<string, Handlebars.TemplateDelegate>();
   private readonly businessName: string;
 
@@ -61,6 +64,7 @@ export class MailTemplates {
   private template(name: string, options: CompileOptions): Handlebars.TemplateDelegate {
     let template = this.compiled.get(name);
     if (!template) {
+      this.hbs ??= handlebars().create();
       template = this.hbs.compile(readFileSync(join(__dirname, 'templates', `${name}.hbs`), 'utf8'), options);
       this.compiled.set(name, template);
     }

@@ -1,12 +1,13 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createTransport, Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
+import { lazyRequire } from 'src/core/lazy/lazy-require';
 import { JobOf, JobQueue, JOBS_QUEUE } from 'src/core/jobs/job-queue';
 import { insertRow } from 'src/database/insert-row';
-import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
+import { assertOutsideUnitOfWork, OutsideUnit, outsideUnit } from 'src/database/outside-call-guard';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { MailMessage } from './entities/mail-message.entity';
 import { MailTemplates } from './mail-templates';
@@ -23,6 +24,8 @@ export interface OutgoingMail {
   contextId?: number;
 }
 
+const nodemailer = lazyRequire<typeof import('nodemailer')>('nodemailer');
+
 export const MAIL_DELIVER_JOB = 'mail.deliver';
 
 /**
@@ -37,7 +40,8 @@ export const MAIL_DELIVER_JOB = 'mail.deliver';
 @Processor(JOBS_QUEUE)
 export class MailService {
   private readonly logger = new Logger('Mail');
-  private readonly transport: Transporter;
+  /** Made by the first message sent: nodemailer is not loaded by a server that sends none. */
+  private transportMade?: Transporter;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -46,15 +50,20 @@ export class MailService {
     private readonly jobs: JobQueue,
     private readonly templates: MailTemplates,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.transport = config.smtpUrl ? createTransport(config.smtpUrl) : createTransport({ jsonTransport: true });
+  ) {}
+
+  private get transport(): Transporter {
+    const { createTransport } = nodemailer();
+    return (this.transportMade ??= this.config.smtpUrl
+      ? createTransport(this.config.smtpUrl)
+      : createTransport({ jsonTransport: true }));
   }
 
   /** Records the message in the caller's transaction (its id is returned) and sends it after commit. */
   async send(tx: Tx, mail: OutgoingMail): Promise<number> {
     const from = mail.from ?? this.config.mailFrom;
     const id = await this.record(tx, mail, from);
-    tx.afterCommit(() => this.deliver(id, { ...mail, from }));
+    tx.afterCommit((outside) => this.deliver(outside, id, { ...mail, from }));
     return id;
   }
 
@@ -77,7 +86,7 @@ export class MailService {
   @Process(MAIL_DELIVER_JOB)
   async deliverJob(job: JobOf<{ mailMessageId: number }>): Promise<void> {
     try {
-      await this.deliverStored(Number(job.data.mailMessageId));
+      await this.deliverStored(outsideUnit('mail sending'), Number(job.data.mailMessageId));
     } catch (error) {
       // The row stays `queued` and the sweeper tries again; the job itself must not fail.
       this.logger.error(`Mail ${String(job.data.mailMessageId)}: ${errorText(error)}`);
@@ -85,11 +94,11 @@ export class MailService {
   }
 
   /** Sends a recorded message from its row, if it is still `queued` (the sweeper's and the job's way). */
-  async deliverStored(id: number): Promise<void> {
+  async deliverStored(outside: OutsideUnit, id: number): Promise<void> {
     const row = await this.dataSource.getRepository(MailMessage).findOneBy({ mail_message_id: id });
     if (!row || row.status !== 'queued') return;
     const split = (list: string | null) => (list ? list.split(', ') : undefined);
-    await this.deliver(id, {
+    await this.deliver(outside, id, {
       to: row.to_addr.split(', '),
       cc: split(row.cc_addr),
       bcc: split(row.bcc_addr),
@@ -115,7 +124,7 @@ export class MailService {
     });
   }
 
-  private async deliver(id: number, mail: OutgoingMail & { from: string }): Promise<void> {
+  private async deliver(_outside: OutsideUnit, id: number, mail: OutgoingMail & { from: string }): Promise<void> {
     assertOutsideUnitOfWork('mail sending');
     if (!(await this.claim(id))) return;
     let status = this.config.smtpUrl ? 'sent' : 'recorded';

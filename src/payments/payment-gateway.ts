@@ -1,6 +1,22 @@
 import Decimal from 'decimal.js';
-import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
+import { OutcomeUnknown } from 'src/database/commit-outcome';
+import { assertOutsideUnitOfWork, OutsideUnit } from 'src/database/outside-call-guard';
 import { fitsCurrency, notInUnitMessage } from './currency-units';
+
+/**
+ * The gateway had not answered a charge when the request's deadline (REQUEST_TIMEOUT_MS)
+ * came: the money may or may not have moved. Its attempt stays pending until the answer
+ * comes, or the sweeper asks the gateway; either way it is recorded once.
+ */
+export class GatewayOutcomeUnknown extends OutcomeUnknown {
+  readonly answer =
+    'The payment gateway did not answer in time: the payment may or may not have been made, and is recorded once the gateway tells. Retry with the same Idempotency-Key to learn its outcome (without one, read the invoice or customer before retrying).';
+
+  constructor(reference: string) {
+    super(`Gateway charge ${reference} unanswered at the request's deadline`);
+    this.name = 'GatewayOutcomeUnknown';
+  }
+}
 
 /** What a charge draws on: a tokenized card (with its expiry), bank account or vault token. */
 export type ChargeSource =
@@ -87,7 +103,8 @@ export interface GatewayIdentity {
  * interface). Raw card and bank numbers are handed over only to be tokenized; every
  * later call works on the gateway's token.
  *
- * Every call is made outside any unit of work (each method checks it): money is moved
+ * Every call is made outside any unit of work: each method takes the capability for it
+ * (OutsideUnit, which a unit's body is never handed) and checks it at run time too. Money is moved
  * only after a committed payment attempt records the intent, and recorded after in
  * another unit. A charge or refund carries the attempt's `reference`: the gateway treats
  * a repeat of a reference as the same request (idempotency key) and answers `lookup`
@@ -103,12 +120,12 @@ export abstract class PaymentGateway {
   /** How hosted pages take a card for this gateway (null: this server's own form). */
   readonly clientSide: ClientSideEntry | null = null;
 
-  tokenizeCard(card: CardInput, payer?: GatewayPayer): Promise<string> {
+  tokenizeCard(_outside: OutsideUnit, card: CardInput, payer?: GatewayPayer): Promise<string> {
     assertOutsideUnitOfWork('gateway tokenizeCard');
     return this.submitTokenizeCard(card, payer);
   }
 
-  tokenizeBankAccount(account: BankAccountInput, payer?: GatewayPayer): Promise<string> {
+  tokenizeBankAccount(_outside: OutsideUnit, account: BankAccountInput, payer?: GatewayPayer): Promise<string> {
     assertOutsideUnitOfWork('gateway tokenizeBankAccount');
     return this.submitTokenizeBankAccount(account, payer);
   }
@@ -118,12 +135,13 @@ export abstract class PaymentGateway {
    * (attached to its gateway customer); what the gateway knows of it, or null for a
    * gateway that keeps tokens as sent.
    */
-  adoptToken(token: string, payer: GatewayPayer): Promise<TokenDetails | null> {
+  adoptToken(_outside: OutsideUnit, token: string, payer: GatewayPayer): Promise<TokenDetails | null> {
     assertOutsideUnitOfWork('gateway adoptToken');
     return this.submitAdoptToken(token, payer);
   }
 
   charge(
+    _outside: OutsideUnit,
     source: ChargeSource,
     amount: Decimal,
     currency: string,
@@ -135,25 +153,35 @@ export abstract class PaymentGateway {
     return this.submitCharge(source, amount, currency, reference, options);
   }
 
-  refund(transid: string, amount: Decimal, currency: string, reference: string): Promise<GatewayResult> {
+  refund(
+    _outside: OutsideUnit,
+    transid: string,
+    amount: Decimal,
+    currency: string,
+    reference: string,
+  ): Promise<GatewayResult> {
     assertOutsideUnitOfWork('gateway refund');
     if (!fitsCurrency(amount, currency)) return Promise.resolve(notInUnit(amount, currency));
     return this.submitRefund(transid, amount, currency, reference);
   }
 
-  void(transid: string): Promise<GatewayResult> {
+  void(_outside: OutsideUnit, transid: string): Promise<GatewayResult> {
     assertOutsideUnitOfWork('gateway void');
     return this.submitVoid(transid);
   }
 
   /** Final answer for a pending bank payment: `success` (funds collected) or `declined` (returned). */
-  settle(source: ChargeSource, transid: string): Promise<GatewayResult> {
+  settle(_outside: OutsideUnit, source: ChargeSource, transid: string): Promise<GatewayResult> {
     assertOutsideUnitOfWork('gateway settle');
     return this.submitSettle(source, transid);
   }
 
   /** What the gateway did for a charge or refund `reference`; null when it never received it. */
-  lookup(reference: string, kind: 'charge' | 'refund' = 'charge'): Promise<GatewayResult | null> {
+  lookup(
+    _outside: OutsideUnit,
+    reference: string,
+    kind: 'charge' | 'refund' = 'charge',
+  ): Promise<GatewayResult | null> {
     assertOutsideUnitOfWork('gateway lookup');
     return this.submitLookup(reference, kind);
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -49,7 +50,10 @@ export class BankAccountsService {
   async create(ctx: RequestContext, dto: CreateBankAccountDto, body: Record<string, unknown>): Promise<number> {
     const account = checkBankAccount(dto);
     const payer = await requireCustomer(this.dataSource.manager, body);
-    const gatewayToken = await this.gateway.tokenizeBankAccount(account, { customerId: payer, name: dto.name });
+    const gatewayToken = await this.gateway.tokenizeBankAccount(outsideUnit('a bank account tokenized'), account, {
+      customerId: payer,
+      name: dto.name,
+    });
     return this.uow.run(async (tx) => {
       const customerId = await requireCustomer(tx.manager, body);
       return this.store(tx, ctx, customerId, account, gatewayToken, dto);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -64,7 +65,10 @@ export class CreditCardsService {
     }
     // The payer first: a gateway that keeps customers files the card under it.
     const payer = await requireCustomer(this.dataSource.manager, body);
-    const gatewayToken = await this.gateway.tokenizeCard(card, { customerId: payer, name: dto.name });
+    const gatewayToken = await this.gateway.tokenizeCard(outsideUnit('a card tokenized'), card, {
+      customerId: payer,
+      name: dto.name,
+    });
     return this.uow.run(async (tx) => {
       const customerId = await requireCustomer(tx.manager, body);
       return this.store(tx, ctx, customerId, card, gatewayToken, dto);

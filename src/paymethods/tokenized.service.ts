@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -59,7 +60,10 @@ export class TokenizedService {
     }
     const payer = await requireCustomer(this.dataSource.manager, body);
     // A gateway with its own customers takes the token into the payer's keeping and tells what it is.
-    const told = await this.gateway.adoptToken(vaultToken, { customerId: payer, name: dto.name });
+    const told = await this.gateway.adoptToken(outsideUnit('a token adopted'), vaultToken, {
+      customerId: payer,
+      name: dto.name,
+    });
     return this.uow.run(async (tx) => {
       const customerId = await requireCustomer(tx.manager, body);
       const inserted = await tx.manager.insert(TokenizedPaymethod, {

@@ -1,17 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { businessNameOf, Seller, sellerOf } from 'src/config/business-name';
+import { lazyRequire } from 'src/core/lazy/lazy-require';
 import { formatAmount } from 'src/core/money/money-format';
 import { decimalOf, text } from './documents/wire-values';
+
+const handlebars = lazyRequire<typeof Handlebars>('handlebars');
 
 /** Server-rendered portal pages: handlebars templates in ./templates, each inside layout.hbs. */
 @Injectable()
 export class PortalPages {
-  private readonly hbs = Handlebars.create();
+  private hbsInstance?: typeof Handlebars;
   private readonly compiled = new Map<string, Handlebars.TemplateDelegate>();
   readonly businessName: string;
   /** The seller printed on invoices, quotes and statements (pages and PDFs). */
@@ -20,10 +23,17 @@ export class PortalPages {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.businessName = businessNameOf(config);
     this.seller = sellerOf(config);
+  }
+
+  /** Handlebars with the helper and partials, made by the first page (not at start). */
+  private get hbs(): typeof Handlebars {
+    if (this.hbsInstance) return this.hbsInstance;
+    const hbs = handlebars().create();
     // Amounts arrive as wire numbers already rounded to cents; Decimal prints them exactly.
-    this.hbs.registerHelper('money', (symbol: unknown, value: unknown) => formatAmount(text(symbol), decimalOf(value)));
+    hbs.registerHelper('money', (symbol: unknown, value: unknown) => formatAmount(text(symbol), decimalOf(value)));
     for (const partial of ['card-fields', 'bank-fields', 'document', 'seller', 'stripe-card'])
-      this.hbs.registerPartial(partial, this.source(partial));
+      hbs.registerPartial(partial, this.source(partial));
+    return (this.hbsInstance = hbs);
   }
 
   render(name: string, data: Record<string, unknown>): string {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
@@ -74,7 +75,7 @@ export class SubscriptionCycleBilling {
   async pullUsage(m: EntityManager, sub: Subscription): Promise<ReadonlyMap<number, Decimal> | undefined> {
     if (!this.usage.pulls) return undefined;
     const lines = await this.invoicing.meteredLinesOfNextCycle(m, sub);
-    const pulled = await this.usage.pull(sub, lines);
+    const pulled = await this.usage.pull(outsideUnit('usage asked of USAGE_URL'), sub, lines);
     if (typeof pulled === 'string') throw ApiError.badRequest(`The usage URL gave no usable usage: ${pulled}`);
     return pulled;
   }

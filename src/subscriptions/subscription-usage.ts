@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { OutsideUnit } from 'src/database/outside-call-guard';
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { pluginClass, pluginMethod, Plugins } from 'src/core/plugins/plugins';
@@ -24,6 +25,7 @@ export const UsageSource = pluginMethod<UsageSource, void>();
  * it could not be had. Null when no such source is configured (stored usage is billed).
  */
 export type UsagePuller = (
+  outside: OutsideUnit,
   sub: Subscription,
   lines: readonly MeteredLine[],
 ) => Promise<{ ok: true; amounts: Map<number, Decimal> } | { ok: false; reason: string }>;
@@ -53,7 +55,7 @@ export class SubscriptionUsage implements OnModuleInit {
   onModuleInit(): void {
     for (const source of this.plugins.methods(UsageSource)) this.use(source.handler);
     for (const { instance } of this.plugins.classes(OutsideUsage)) {
-      if (instance.configured) this.usePuller((sub, lines) => instance.pull(sub, lines));
+      if (instance.configured) this.usePuller((outside, sub, lines) => instance.pull(outside, sub, lines));
     }
   }
 
@@ -77,9 +79,13 @@ export class SubscriptionUsage implements OnModuleInit {
    * Usage of `lines` from the outside source, asked before the unit (never inside it);
    * undefined without one. A failure is a reason: the cycle must not be billed on it.
    */
-  async pull(sub: Subscription, lines: readonly MeteredLine[]): Promise<Map<number, Decimal> | string | undefined> {
+  async pull(
+    outside: OutsideUnit,
+    sub: Subscription,
+    lines: readonly MeteredLine[],
+  ): Promise<Map<number, Decimal> | string | undefined> {
     if (!this.puller || lines.length === 0) return undefined;
-    const pulled = await this.puller(sub, lines);
+    const pulled = await this.puller(outside, sub, lines);
     return pulled.ok ? pulled.amounts : pulled.reason;
   }
 

@@ -1,5 +1,6 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
@@ -77,6 +78,7 @@ export class AchSettlementJob implements DueWork {
       ? await this.dataSource.manager.findOne(AchAccount, { where: { ach_id: t.ach_id }, withDeleted: true })
       : null;
     const result = await this.gateway.settle(
+      outsideUnit('a bank payment settled'),
       { kind: 'ach', gatewayToken: account?.gateway_token ?? '' },
       t.gateway_transid ?? '',
     );

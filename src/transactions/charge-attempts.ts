@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { OutsideUnit } from 'src/database/outside-call-guard';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
@@ -7,13 +8,14 @@ import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
 import { sumMoney } from 'src/core/money/decimal';
 import { randomToken } from 'src/core/refs/random-token';
+import { beforeDeadline, DEADLINE_CAME, runOutsideScopes } from 'src/database/call-scope';
 import { lockForUpdate } from 'src/database/dialect';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { addBusinessDays } from 'src/payments/business-days';
 import { assertFitsCurrency } from 'src/payments/currency-units';
 import { ReferenceService } from 'src/reference/reference.service';
 import { Customer } from 'src/customers/entities/customer.entity';
-import { GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
+import { GatewayOutcomeUnknown, GatewayResult, PaymentGateway } from 'src/payments/payment-gateway';
 import { allocate, ApplicationStyle } from './allocation';
 import { pendingReservations, withoutReserved } from './attempt-reservations';
 import { lockCustomers } from 'src/customers/customer-lock';
@@ -76,6 +78,8 @@ export function isAccepted(result: GatewayResult): boolean {
  */
 @Injectable()
 export class ChargeAttempts {
+  private readonly logger = new Logger('Payments');
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
@@ -146,7 +150,10 @@ export class ChargeAttempts {
   }
 
   /** Steps 2 and 3 for each source in turn, until one is accepted or none is left. */
-  async charge(attempt: PaymentAttempt): Promise<{ id: number; result: GatewayResult; source: PaymentSource }> {
+  async charge(
+    outside: OutsideUnit,
+    attempt: PaymentAttempt,
+  ): Promise<{ id: number; result: GatewayResult; source: PaymentSource }> {
     const { sources, ctx, currency_id } = attempt.request as unknown as ChargeRequest;
     const currency = this.reference.currencyCode(
       currency_id ?? (await this.customerCurrency(this.dataSource.manager, attempt.customer_id)),
@@ -155,7 +162,12 @@ export class ChargeAttempts {
     const options = { payer: { customerId: attempt.customer_id }, offSession: ctx.customerPresent !== true };
     for (let index = 0; ; index++) {
       const reference = referenceOf(baseOf(attempt.reference), index);
-      const result = await this.gateway.charge(sources[index].charge, attempt.amount, currency, reference, options);
+      const call = this.gateway.charge(outside, sources[index].charge, attempt.amount, currency, reference, options);
+      const result = await beforeDeadline(call);
+      if (result === DEADLINE_CAME) {
+        this.recordLate(attempt, reference, call);
+        throw new GatewayOutcomeUnknown(reference);
+      }
       const final = isAccepted(result) || index === sources.length - 1;
       const id = await this.record(attempt, reference, result, final);
       if (final) return { id, result, source: sources[index] };
@@ -193,6 +205,24 @@ export class ChargeAttempts {
           : { source_index: index + 1, reference: referenceOf(baseOf(reference), index + 1) },
       );
       return id;
+    });
+  }
+
+  /**
+   * The answer to a charge that came after its request's deadline, recorded when it comes
+   * (outside the request, whose deadline has passed) and ending the attempt there: no other
+   * source is tried for a request that has answered. Should it never come, or its recording
+   * fail, the attempt stays pending for the sweeper, which asks the gateway.
+   */
+  private recordLate(attempt: PaymentAttempt, reference: string, call: Promise<GatewayResult>): void {
+    runOutsideScopes(() => {
+      call
+        .then((result) => this.record(attempt, reference, result, true))
+        .catch((error: unknown) =>
+          this.logger.warn(
+            `Charge ${reference}, answered late, left to the sweeper: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
     });
   }
 

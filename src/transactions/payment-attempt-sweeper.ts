@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, LessThanOrEqual } from 'typeorm';
 import { DueWork } from 'src/core/schedule/due-work';
 import { PaymentGateway } from 'src/payments/payment-gateway';
@@ -52,7 +53,11 @@ export class PaymentAttemptSweeper implements DueWork {
       order: { payment_attempt_id: 'ASC' },
     });
     for (const attempt of stale) {
-      const result = await this.gateway.lookup(attempt.reference, attempt.kind);
+      const result = await this.gateway.lookup(
+        outsideUnit('a pending attempt looked up'),
+        attempt.reference,
+        attempt.kind,
+      );
       if (attempt.kind === 'refund') await this.refunds.resolve(attempt, result);
       else if (result) await this.charges.record(attempt, attempt.reference, result, true);
       else await this.charges.abandon(attempt.payment_attempt_id, attempt.reference);

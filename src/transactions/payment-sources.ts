@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { RequestContext } from 'src/core/context/request-context';
@@ -133,13 +134,19 @@ export class PaymentSources {
     if ('routing' in body) {
       const dto = validateBody(BankAccountFieldsDto, body);
       const account = checkBankAccount(dto, where);
-      const token = await this.gateway.tokenizeBankAccount(account, { customerId, name: dto.name });
+      const token = await this.gateway.tokenizeBankAccount(outsideUnit('a bank account tokenized'), account, {
+        customerId,
+        name: dto.name,
+      });
       const id = await this.uow.run((tx) => this.bankAccounts.store(tx, ctx, customerId, account, token, dto));
       return achSource(await m.findOneOrFail(AchAccount, { where: { ach_id: id } }));
     }
     const dto = validateBody(CardFieldsDto, body);
     const card = checkCard(dto, where);
-    const token = await this.gateway.tokenizeCard(card, { customerId, name: dto.name });
+    const token = await this.gateway.tokenizeCard(outsideUnit('a card tokenized'), card, {
+      customerId,
+      name: dto.name,
+    });
     const charge: ChargeSource = { kind: 'card', gatewayToken: token, expYear: card.expYear, expMonth: card.expMonth };
     const base = {
       charge,

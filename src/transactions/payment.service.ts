@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource } from 'typeorm';
 import { RequestContext } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
@@ -56,7 +57,7 @@ export class PaymentService {
       ...customValues(dto),
     };
     const attempt = await this.attempts.open(ctx, { customerId, style, amount, sources, fields, missing });
-    const { id, result, source } = await this.attempts.charge(attempt);
+    const { id, result, source } = await this.attempts.charge(outsideUnit('a card charged'), attempt);
     const details = {
       transaction_id: id,
       gateway_status: isAccepted(result) ? 1 : 0,

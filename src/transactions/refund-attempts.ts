@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
@@ -66,7 +67,13 @@ export class RefundAttempts {
     const attempt = await this.open(ctx, payment, rawAmount);
     const result =
       payment.gateway_id !== null
-        ? await this.gateway.refund(payment.gateway_transid ?? '', attempt.amount, currency, attempt.reference)
+        ? await this.gateway.refund(
+            outsideUnit('a payment refunded'),
+            payment.gateway_transid ?? '',
+            attempt.amount,
+            currency,
+            attempt.reference,
+          )
         : null;
     if (result && result.outcome !== 'success') {
       await this.fail(attempt);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import Decimal from 'decimal.js';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
@@ -52,7 +53,7 @@ export class TransactionActionsService {
       found.gateway_transid &&
       found.gateway_type === this.gateway.identity.gatewayType
     ) {
-      const result = await this.gateway.void(found.gateway_transid);
+      const result = await this.gateway.void(outsideUnit('a payment voided'), found.gateway_transid);
       if (result.outcome !== 'success')
         throw ApiError.badRequest(`This payment could not be voided: ${result.message}`);
     }

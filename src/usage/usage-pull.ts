@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { RATE_LIMIT } from 'src/core/money/decimal.transformer';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { CustomersService } from 'src/customers/customers.service';
-import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
+import { assertOutsideUnitOfWork, OutsideUnit } from 'src/database/outside-call-guard';
 import { Subscription } from 'src/subscriptions/entities/subscription.entity';
 import { SubscriptionReader } from 'src/subscriptions/subscription-reader';
 import { MeteredLine, OutsideUsage } from 'src/subscriptions/subscription-usage';
@@ -51,7 +51,7 @@ export class UsagePull implements OutsideUsage {
     return this.config.usageUrl !== undefined;
   }
 
-  async pull(sub: Subscription, lines: readonly MeteredLine[]): Promise<UsagePullOutcome> {
+  async pull(outside: OutsideUnit, sub: Subscription, lines: readonly MeteredLine[]): Promise<UsagePullOutcome> {
     assertOutsideUnitOfWork('usage URL request');
     const amounts = new Map<number, Decimal>();
     if (lines.length === 0 || this.config.usageUrl === undefined) return { ok: true, amounts };
@@ -70,7 +70,7 @@ export class UsagePull implements OutsideUsage {
         to_datetime: this.periodText(metered.period.to),
         security_token: token,
       });
-      const amount = await this.ask(this.config.usageUrl, body);
+      const amount = await this.ask(outside, this.config.usageUrl, body);
       if (typeof amount === 'string') return { ok: false, reason: `line ${id}: ${amount}` };
       amounts.set(id, amount);
     }
@@ -78,10 +78,11 @@ export class UsagePull implements OutsideUsage {
   }
 
   /** The amount the receiver gave, or why it does not count. */
-  private async ask(url: string, body: string): Promise<Decimal | string> {
+  private async ask(outside: OutsideUnit, url: string, body: string): Promise<Decimal | string> {
     try {
       const target = await vetTarget(url, { allowPrivate: this.config.webhookAllowPrivateTargets }, this.resolver);
       const answer = await postPinned(
+        outside,
         target,
         body,
         { 'Content-Type': 'application/json', 'X-Service-Source': new URL(this.config.publicUrl).hostname },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { Json } from './json';
 
 export const STRIPE_WEBHOOK_SECRET = 'whsec_test_0123456789abcdef';
 
@@ -27,8 +28,6 @@ export interface StripeRequest {
   idempotencyKey: string | undefined;
   authorization: string | undefined;
 }
-
-type Json = Record<string, unknown>;
 
 interface FakeMethod {
   id: string;

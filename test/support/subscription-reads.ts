@@ -1,7 +1,6 @@
 import { DateTime } from 'luxon';
 import { TestApp } from './test-app';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { Json } from './json';
 
 /** The account zone of the test app. */
 export const ACCOUNT_ZONE = 'America/Chicago';

@@ -53,6 +53,9 @@ function table(
   return `<div class="scroll"><table><caption>${esc(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
+/** A rate (4 places) as a percentage for a bar, exact (no float product); none is 0. */
+const pct = (v: unknown): number => new Decimal(num(v)).times(100).toNumber();
+
 const text = (v: unknown): string => (typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '');
 
 /**
@@ -90,6 +93,16 @@ export function dashboardPage(d: DashboardData): string {
       { name: 'Churned', cls: 's-churn', values: d.mrr.map((r) => -num(r.churned)) },
     ],
     format: money,
+  });
+  const churnChart = barChart({
+    title: `Churn and retention, % (${d.currency})`,
+    labels: months,
+    series: [
+      { name: 'Customer churn', cls: 's-churn', values: d.churn.map((r) => pct(r.customer_churn_rate)) },
+      { name: 'Gross revenue churn', cls: 's-contr', values: d.churn.map((r) => pct(r.gross_revenue_churn)) },
+      { name: 'Net revenue retention', cls: 's-mrr', values: d.churn.map((r) => pct(r.net_revenue_retention)) },
+    ],
+    format: (v) => `${new Decimal(v).toDecimalPlaces(2).toString()} %`,
   });
   const revenueChart = barChart({
     title: `Invoiced and collected (${d.currency})`,
@@ -182,17 +195,18 @@ ${section(
   'churn',
   'Churn and retention',
   'churn',
-  table(
-    'Churn and retention per month',
-    [
-      ['month', 'Month', text],
-      ['customer_churn_rate', 'Customer churn', percent],
-      ['gross_revenue_churn', 'Gross revenue churn', percent],
-      ['net_revenue_retention', 'Net revenue retention', percent],
-      ['arppu', 'ARPPU', amount],
-    ],
-    d.churn,
-  ),
+  churnChart +
+    table(
+      'Churn and retention per month',
+      [
+        ['month', 'Month', text],
+        ['customer_churn_rate', 'Customer churn', percent],
+        ['gross_revenue_churn', 'Gross revenue churn', percent],
+        ['net_revenue_retention', 'Net revenue retention', percent],
+        ['arppu', 'ARPPU', amount],
+      ],
+      d.churn,
+    ),
 )}
 ${section(
   'revenue',

@@ -89,12 +89,16 @@ export function barChart(chart: BarChart): string {
   parts.push(
     `<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}"/>`,
   );
+  // Each legend entry as wide as its name (about 6.2 units a character at 11px), so long names never overlap.
+  let at = PAD.left;
   const legend = series
-    .map(
-      (s, k) =>
-        `<rect class="${esc(s.cls)}" x="${PAD.left + k * 120}" y="${H - 16}" width="10" height="10"/>` +
-        `<text class="legend" x="${PAD.left + k * 120 + 14}" y="${H - 7}">${esc(s.name)}</text>`,
-    )
+    .map((s) => {
+      const entry =
+        `<rect class="${esc(s.cls)}" x="${Math.round(at)}" y="${H - 16}" width="10" height="10"/>` +
+        `<text class="legend" x="${Math.round(at + 14)}" y="${H - 7}">${esc(s.name)}</text>`;
+      at += 14 + s.name.length * 6.2 + 18;
+      return entry;
+    })
     .join('');
   return (
     `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(chart.title)}" xmlns="http://www.w3.org/2000/svg">` +

@@ -1,5 +1,6 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, EntityManager, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
@@ -146,7 +147,7 @@ export class InvoiceCollector implements DueWork {
       await this.closeIfSettled(row.invoice_collection_id);
       return false;
     }
-    await this.attempts.charge(attempt);
+    await this.attempts.charge(outsideUnit('an invoice collected'), attempt);
     await this.settle(row.invoice_collection_id);
     return true;
   }

@@ -18,6 +18,8 @@ export const NIGHTLY_JOB = 'billing.nightly';
 export class NightlyDueWork implements DueWork {
   readonly name = NIGHTLY_JOB;
   readonly trigger = { kind: 'billing-cron' } as const;
+  /** Runs for the account date of its moment: run late, past a midnight, it would skip a night. */
+  readonly onTime = true;
 
   constructor(
     private readonly jobs: JobQueue,

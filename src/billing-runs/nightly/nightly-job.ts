@@ -140,9 +140,7 @@ export class NightlyJob {
     for (;;) {
       const ids = await this.invoiceIds({ invoice_status_str: In(OPEN_STATUSES) }, afterId);
       if (ids.length === 0) return count;
-      await this.uow.run(async (tx) => {
-        for (const id of ids) await this.invoiceEvents.record(tx, SYSTEM_CONTEXT, id, 'nightly');
-      });
+      await this.uow.run((tx) => this.invoiceEvents.recordMany(tx, SYSTEM_CONTEXT, ids, 'nightly'));
       count += ids.length;
       afterId = ids[ids.length - 1];
     }
@@ -195,9 +193,7 @@ export class NightlyJob {
   private async announceActiveCustomers(ids: readonly number[]): Promise<number> {
     for (let at = 0; at < ids.length; at += BATCH) {
       const batch = ids.slice(at, at + BATCH);
-      await this.uow.run(async (tx) => {
-        for (const id of batch) await this.customers.recordCustomerEvent(tx, SYSTEM_CONTEXT, id, 'nightly', false);
-      });
+      await this.uow.run((tx) => this.customers.recordCustomerEvents(tx, SYSTEM_CONTEXT, batch, 'nightly'));
     }
     return ids.length;
   }

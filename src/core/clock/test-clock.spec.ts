@@ -74,6 +74,35 @@ describe('TestClock', () => {
     expect(log).toEqual(['stuck', 'stuck']);
   });
 
+  it('runs moments within an hour of the first in one step, as of the last, but never across an on-time work', async () => {
+    const billingDue = new Set(
+      ['2026-01-02T10:00:00Z', '2026-01-02T10:20:00Z', '2026-01-02T10:59:00Z', '2026-01-02T11:30:00Z'].map((t) =>
+        at(t).getTime(),
+      ),
+    );
+    const lateDue = new Set(['2026-01-02T23:30:00Z', '2026-01-03T00:10:00Z'].map((t) => at(t).getTime()));
+    const nightly = { ...work('nightly', new Set([at('2026-01-03T00:00:00Z').getTime()])), onTime: true };
+    const clock = testClock([work('billing', billingDue), work('late', lateDue), nightly]);
+    await clock.advanceTo(at('2026-01-01T00:00:01Z'));
+    log.length = 0;
+    await clock.advanceTo(at('2026-01-04T00:00:00Z'));
+    expect(log).toEqual([
+      // 10:00, 10:20 and 10:59 are within the hour from 10:00: one step as of 10:59 (a
+      // move's first step runs every work).
+      'billing@2026-01-02T10:59:00',
+      'late@2026-01-02T10:59:00',
+      'nightly@2026-01-02T10:59:00',
+      'billing@2026-01-02T11:30:00',
+      // 00:10 is within the hour, but the on-time work's midnight comes between: it runs alone then.
+      'late@2026-01-02T23:30:00',
+      'nightly@2026-01-03T00:00:00',
+      'late@2026-01-03T00:10:00',
+      'billing@2026-01-04T00:00:00',
+      'late@2026-01-04T00:00:00',
+      'nightly@2026-01-04T00:00:00',
+    ]);
+  });
+
   it('never moves back', async () => {
     await expect(testClock([]).advanceTo(at('2025-12-31T00:00:00Z'))).rejects.toThrow('never back');
   });

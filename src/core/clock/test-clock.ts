@@ -8,6 +8,8 @@ import { SharedTestClock } from './shared-test-clock';
 
 /** A move longer than this logs its progress, at most once per this long. */
 const PROGRESS_EVERY_MS = 5_000;
+/** Due moments this close after the earliest one run in one step, as of the last of them. */
+const GATHER_MS = 3_600_000;
 
 /**
  * The test clock (DESIGN §6): moves the Clock forward and runs, in order and as of each
@@ -25,6 +27,8 @@ export class TestClock {
   private readonly logger = new Logger('TestClock');
   /** One move at a time: a second request waits for the first to finish its steps. */
   private moving: Promise<unknown> = Promise.resolve();
+  /** The move in progress, which counts where its time goes. */
+  private progress: MoveProgress | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -49,6 +53,7 @@ export class TestClock {
     if (target.getTime() < from.getTime())
       throw ApiError.badRequest('Field "datetime": the clock only moves forward, never back.');
     const progress = new MoveProgress(this.logger, from, target);
+    this.progress = progress;
     const works = this.registry.all();
     let due = await this.dueMoments(works, from);
     // The first moment runs every work, as the moment moved to does: what was left due
@@ -57,21 +62,54 @@ export class TestClock {
     for (;;) {
       const next = earliest(due);
       if (!next || next.getTime() > target.getTime()) break;
-      await this.runMoment(next, first ? works : works.filter((_, i) => due[i]?.getTime() === next.getTime()));
+      const at = await this.gatheredUpTo(works, due, next, target);
+      const running = first ? works : works.filter((_, i) => (due[i]?.getTime() ?? Infinity) <= at.getTime());
+      await this.runMoment(at, running, next);
       first = false;
-      due = await this.dueMoments(works, next);
-      progress.step(next);
+      due = await this.dueMoments(works, at);
+      progress.step(at);
     }
-    await this.runMoment(target, works);
+    await this.runMoment(target, works, target);
     progress.done(this.clock.now());
     return this.clock.now();
   }
 
   /**
-   * Runs `first` as of `at`, then, in rounds, the works that became due at `at` meanwhile
-   * (each at most once a moment: one still due after its run waits for the next moment).
+   * The moment a step runs as of, from the earliest due moment `next`: the last due moment
+   * within GATHER_MS of it, before the next moment of an on-time work and not past `target`
+   * (`next` itself when an on-time work is due then). Work due at moments close together
+   * runs once, as a scheduler's tick runs it, each piece at most GATHER_MS late: 10,000
+   * subscriptions whose cycles start a few minutes apart are billed in a few hundred steps,
+   * not 10,000.
    */
-  private async runMoment(at: Date, first: readonly DueWork[]): Promise<void> {
+  private async gatheredUpTo(
+    works: readonly DueWork[],
+    due: ReadonlyArray<Date | null>,
+    next: Date,
+    target: Date,
+  ): Promise<Date> {
+    const onTime = earliest(works.map((w, i) => (w.onTime ? due[i] : null)));
+    if (onTime && onTime.getTime() <= next.getTime()) return next;
+    const end = Math.min(next.getTime() + GATHER_MS, target.getTime(), (onTime?.getTime() ?? Infinity) - 1);
+    let last = next.getTime();
+    for (const [i, work] of works.entries()) {
+      let at = due[i];
+      if (!at || at.getTime() > end || !work.nextDueAfter) continue;
+      for (;;) {
+        const after: Date | null = await this.timed('next due', () => work.nextDueAfter!(at!));
+        if (!after || after.getTime() > end) break;
+        at = after;
+      }
+      last = Math.max(last, at.getTime());
+    }
+    return new Date(last);
+  }
+
+  /**
+   * Runs `first` as of `at`, then, in rounds, the works that became due from `since` to `at`
+   * meanwhile (each at most once a step: one still due after its run waits for the next).
+   */
+  private async runMoment(at: Date, first: readonly DueWork[], since: Date): Promise<void> {
     this.clock.set(at);
     await this.shared.flushed();
     const ran = new Set<DueWork>();
@@ -79,19 +117,30 @@ export class TestClock {
     while (round.length > 0) {
       for (const work of round) {
         ran.add(work);
-        await this.registry.runOne(work, at);
+        await this.timed(work.name, () => this.registry.runOne(work, at));
       }
-      await this.jobs.drain();
+      await this.timed('jobs', () => this.jobs.drain());
       const rest = this.registry.all().filter((w) => !ran.has(w));
-      // Due at `at` = due strictly after the second before (the clock counts whole seconds).
-      const again = await this.dueMoments(rest, new Date(at.getTime() - 1000));
+      // Due in the step = due strictly after the second before `since` (the clock counts whole seconds).
+      const again = await this.dueMoments(rest, new Date(since.getTime() - 1000));
       round = rest.filter((_, i) => (again[i]?.getTime() ?? Infinity) <= at.getTime());
     }
   }
 
   /** Each work's first due moment strictly after `after` (null: none, or it cannot say). */
   private dueMoments(works: readonly DueWork[], after: Date): Promise<Array<Date | null>> {
-    return Promise.all(works.map((w) => (w.nextDueAfter ? w.nextDueAfter(after) : Promise.resolve(null))));
+    return this.timed('next due', () =>
+      Promise.all(works.map((w) => (w.nextDueAfter ? w.nextDueAfter(after) : Promise.resolve(null)))),
+    );
+  }
+
+  private async timed<T>(what: string, body: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await body();
+    } finally {
+      this.progress?.spent(what, performance.now() - started);
+    }
   }
 }
 
@@ -106,6 +155,8 @@ class MoveProgress {
   private readonly started = performance.now();
   private lastLog = this.started;
   private moments = 0;
+  /** Milliseconds by what spent them (each work's run, the jobs it queued, next-due lookups). */
+  private readonly spending = new Map<string, number>();
 
   constructor(
     private readonly logger: Logger,
@@ -125,9 +176,19 @@ class MoveProgress {
     );
   }
 
+  spent(what: string, ms: number): void {
+    this.spending.set(what, (this.spending.get(what) ?? 0) + ms);
+  }
+
   done(at: Date): void {
     const seconds = (performance.now() - this.started) / 1000;
     if (seconds * 1000 < PROGRESS_EVERY_MS) return;
-    this.logger.log(`Clock moved to ${at.toISOString()}: ${this.moments} due moments run in ${Math.round(seconds)} s`);
+    const where = [...this.spending]
+      .sort((a, b) => b[1] - a[1])
+      .map(([what, ms]) => `${what} ${Math.round(ms / 100) / 10} s`)
+      .join(', ');
+    this.logger.log(
+      `Clock moved to ${at.toISOString()}: ${this.moments} due moments run in ${Math.round(seconds)} s (${where})`,
+    );
   }
 }

@@ -4,17 +4,13 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { requestIdOf } from 'src/core/context/request-id';
 import { runSyncInScope } from 'src/database/call-scope';
-import { CommitOutcomeUnknown } from 'src/database/commit-outcome';
+import { OutcomeUnknown } from 'src/database/commit-outcome';
 import { WriteConflict } from 'src/database/write-conflict';
 import { ApiError } from './api-error';
 import { DEPENDENCY_MESSAGES, failedDependency } from './dependency-failure';
 import { errorEnvelope } from './envelope';
 import { noteRefusal } from './refusal-reason';
 import { sendJson } from './send-json';
-
-/** A write whose COMMIT was sent and never confirmed: it may or may not be stored. */
-export const COMMIT_UNKNOWN_MESSAGE =
-  'The database did not confirm this write: it may or may not have been stored. Retry with the same Idempotency-Key to learn its outcome (without one, read before retrying).';
 
 /**
  * Turns anything thrown into the error envelope. Only ApiError messages are trusted to
@@ -31,7 +27,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
     if (code >= 400 && code < 500) noteRefusal(res, message);
     // The idempotency guard keeps the key of a write whose outcome is unknown until it is known.
-    if (exception instanceof CommitOutcomeUnknown) (res.locals as { outcomeUnknown?: boolean }).outcomeUnknown = true;
+    if (exception instanceof OutcomeUnknown) (res.locals as { outcomeUnknown?: boolean }).outcomeUnknown = true;
     sendJson(res, code, errorEnvelope(code, message, details));
   }
 
@@ -52,9 +48,9 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       // Still refused by the database for concurrent writes after the unit's bounded retries.
       return { code: 409, message: 'The request conflicted with concurrent requests on the same data; retry it.' };
     }
-    if (exception instanceof CommitOutcomeUnknown) {
+    if (exception instanceof OutcomeUnknown) {
       this.inRequest(req, () => this.logger.warn(`503, outcome unknown: ${exception.message}`));
-      return { code: 503, message: COMMIT_UNKNOWN_MESSAGE, details: { outcome: 'unknown' } };
+      return { code: 503, message: exception.answer, details: { outcome: 'unknown' } };
     }
     const dependency = failedDependency(exception);
     if (dependency) {

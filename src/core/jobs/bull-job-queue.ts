@@ -7,7 +7,6 @@ import { JobProcessors } from './job-processors';
 
 /** After Redis failed to take a job, jobs are not offered to it for this long. */
 const SKIP_AFTER_FAILURE_MS = 5_000;
-
 /**
  * Jobs on a Bull queue in Redis, shared by every instance. A process whose APP_ROLE is
  * `worker` or `all` consumes them: each `@Process(name)` handler is bound to the queue with

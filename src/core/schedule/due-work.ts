@@ -16,6 +16,12 @@ export interface DueWork {
   readonly name: string;
   readonly trigger: DueWorkTrigger;
   /**
+   * Runs as of its own due moments, never late (work per account date: the nightly job). The
+   * test clock may run other work once for several moments close together, as of the last
+   * of them (as a scheduler's tick does), but never across a moment of on-time work.
+   */
+  readonly onTime?: boolean;
+  /**
    * Does whatever came due as of `asOf` (the Clock reads the same moment while it runs).
    * Idempotent, and it only enqueues or claims work: a second call for the same moment
    * (another instance, a repeated tick) changes nothing.

@@ -3,6 +3,9 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { AMOUNT } from 'src/core/money/decimal.transformer';
 import { DeletableRecord, customColumns } from 'src/database/base-record';
 
+/** The columns of the invoice index that gives an invoice's currency and total by id. */
+export const INVOICE_AMOUNT_INDEX = ['invoice_id', 'currency_id', 'total'];
+
 /**
  * An invoice (SPEC "Invoice"). Line sums are stored by the writer (one pricing pass,
  * so lists need no line query); money applied by payments comes through
@@ -16,6 +19,8 @@ import { DeletableRecord, customColumns } from 'src/database/base-record';
 @Index(['customer_id', 'date'])
 // Past-due invoices across customers (invoice-status.ts readStatusEqualsSql).
 @Index(['invoice_status_str', 'due_date'])
+// Dunning (analytics): a collection's invoice currency and total, without the wide row.
+@Index(INVOICE_AMOUNT_INDEX)
 export class Invoice extends DeletableRecord {
   [custom: `custom_${number}`]: string | null;
 

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, StripeConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
 import { ApiError } from 'src/core/envelope/api-error';
+import { lazyRequire } from 'src/core/lazy/lazy-require';
 import {
   BankAccountInput,
   CardInput,
@@ -27,6 +28,9 @@ import {
   toStripeAmount,
 } from './stripe-results';
 
+/** The SDK, loaded by the Stripe gateway's construction only (PAYMENT_GATEWAY=stripe). */
+const stripeSdk = lazyRequire<typeof Stripe>('stripe');
+
 export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 /** How many recent PaymentIntents a lookup reads where the server has no search. */
 const LOOKUP_LIST_LIMIT = 1000;
@@ -48,7 +52,8 @@ function resultOfRefund(refund: Stripe.Refund): GatewayResult {
 /** The SDK pointed at Stripe, or at the Stripe-compatible server STRIPE_API_URL names. */
 export function stripeClient(config: StripeConfig): Stripe {
   const url = config.apiUrl ? new URL(config.apiUrl) : null;
-  return new Stripe(config.secretKey, {
+  const Sdk = stripeSdk();
+  return new Sdk(config.secretKey, {
     // The attempt's reference is the idempotency key; the SDK's own retries reuse it.
     maxNetworkRetries: 2,
     timeout: 20_000,
@@ -134,7 +139,7 @@ export class StripeGateway extends PaymentGateway {
           card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvv },
         }),
       (error) =>
-        error instanceof Stripe.errors.StripeCardError
+        error instanceof stripeSdk().errors.StripeCardError
           ? ApiError.badRequest(`Field "number": ${error.message}`)
           : ApiError.badRequest(
               `Stripe refused the card details (${error.message}). Collect the card with Stripe.js ` +
@@ -197,8 +202,8 @@ export class StripeGateway extends PaymentGateway {
       );
       return resultOfIntent(intent, { offSession });
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError) return resultOfCardError(error);
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) return resultOfRequestError(error);
+      if (error instanceof stripeSdk().errors.StripeCardError) return resultOfCardError(error);
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError) return resultOfRequestError(error);
       // No answer (network, Stripe's 5xx): the attempt stays pending for the sweeper's lookup.
       throw error;
     }
@@ -218,7 +223,7 @@ export class StripeGateway extends PaymentGateway {
       );
       return resultOfRefund(refund);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) return resultOfRequestError(error);
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError) return resultOfRequestError(error);
       throw error;
     }
   }
@@ -229,7 +234,7 @@ export class StripeGateway extends PaymentGateway {
       const intent = await this.stripe.paymentIntents.cancel(transid);
       return intent.status === 'canceled' ? succeeded(intent.id) : resultOfIntent(intent, { offSession: true });
     } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      if (!(error instanceof stripeSdk().errors.StripeInvalidRequestError)) throw error;
       const message = 'Stripe cannot cancel it any more (it has succeeded or is being collected): refund it instead.';
       return { outcome: 'error', transid, message, errCode: 400, errDetail: error.code ?? 'not_cancelable' };
     }
@@ -276,7 +281,7 @@ export class StripeGateway extends PaymentGateway {
       const found = await this.stripe.paymentIntents.search({ query, limit: 10 });
       return found.data.find((intent) => intent.metadata?.reference === reference) ?? null;
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) return undefined;
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError) return undefined;
       throw error;
     }
   }
@@ -310,7 +315,7 @@ export class StripeGateway extends PaymentGateway {
     } catch (error) {
       if (
         refused &&
-        (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError)
+        (error instanceof stripeSdk().errors.StripeCardError || error instanceof stripeSdk().errors.StripeInvalidRequestError)
       ) {
         throw refused(error);
       }

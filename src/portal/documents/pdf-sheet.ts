@@ -1,5 +1,6 @@
 import type PDFKit from 'pdfkit';
 import { Seller } from 'src/config/business-name';
+import { lazyRequire } from 'src/core/lazy/lazy-require';
 
 export interface PdfColumn {
   header: string;
@@ -11,11 +12,7 @@ export interface PdfColumn {
  * pdfkit with its fonts and codecs adds about 25 MB to a process's memory; only a PDF
  * needs it, so it is loaded by the first one, not by every server and billing run.
  */
-let pdfkit: typeof PDFKit | undefined;
-function loadPdfKit(): typeof PDFKit {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (pdfkit ??= require('pdfkit') as typeof PDFKit);
-}
+const loadPdfKit = lazyRequire<typeof PDFKit>('pdfkit');
 
 const MARGIN = 50;
 const INK = '#1d2330';

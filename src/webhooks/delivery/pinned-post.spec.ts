@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
@@ -16,6 +17,8 @@ async function listen(handler: Handler): Promise<{ server: Server; port: number 
 
 const OPTIONS = { timeoutMs: 2000, maxBodyChars: 20 };
 const RELAXED = { allowPrivate: true };
+/** These posts run outside any unit of work. */
+const OUTSIDE = outsideUnit('a test post');
 
 describe('postPinned', () => {
   const servers: Server[] = [];
@@ -41,7 +44,7 @@ describe('postPinned', () => {
     const target = await vetTarget(`http://hooks.example.test:${port}/in`, RELAXED, () =>
       Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
     );
-    const outcome = await postPinned(target, '{"a":1}', { 'Content-Type': 'application/json' }, OPTIONS);
+    const outcome = await postPinned(OUTSIDE, target, '{"a":1}', { 'Content-Type': 'application/json' }, OPTIONS);
     expect(outcome).toEqual({ statusCode: 200, body: 'ok', error: null });
     expect(seen).toEqual({ host: `hooks.example.test:${port}`, body: '{"a":1}', type: 'application/json' });
   });
@@ -70,7 +73,7 @@ describe('postPinned', () => {
     const target = await vetTarget(`https://hooks.example.test:${port}/in`, RELAXED, () =>
       Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
     );
-    const outcome = await postPinned(target, '{}', {}, OPTIONS);
+    const outcome = await postPinned(OUTSIDE, target, '{}', {}, OPTIONS);
     // The self-signed certificate is refused: verification stays on for pinned connections.
     expect(outcome.statusCode).toBeNull();
     expect(outcome.error).toMatch(/^connection failed: .*self[- ]signed certificate/);
@@ -90,7 +93,7 @@ describe('postPinned', () => {
     });
     servers.push(redirecting.server);
     const target = await vetTarget(`http://127.0.0.1:${redirecting.port}/`, RELAXED);
-    const outcome = await postPinned(target, '{}', {}, OPTIONS);
+    const outcome = await postPinned(OUTSIDE, target, '{}', {}, OPTIONS);
     expect(outcome.statusCode).toBe(302);
     expect(outcome.body).toBe('moved');
     expect(internalHits).toBe(0);
@@ -99,7 +102,7 @@ describe('postPinned', () => {
   it('cuts a long answer to the configured size', async () => {
     const { server, port } = await listen((_req, res) => res.writeHead(500).end('x'.repeat(10000)));
     servers.push(server);
-    const outcome = await postPinned(await vetTarget(`http://127.0.0.1:${port}/`, RELAXED), '{}', {}, OPTIONS);
+    const outcome = await postPinned(OUTSIDE, await vetTarget(`http://127.0.0.1:${port}/`, RELAXED), '{}', {}, OPTIONS);
     expect(outcome).toEqual({ statusCode: 500, body: 'x'.repeat(20), error: null });
   });
 
@@ -107,6 +110,7 @@ describe('postPinned', () => {
     const { server, port } = await listen(() => undefined);
     servers.push(server);
     const outcome = await postPinned(
+      OUTSIDE,
       await vetTarget(`http://127.0.0.1:${port}/`, RELAXED),
       '{}',
       {},
@@ -121,7 +125,7 @@ describe('postPinned', () => {
   it('reports a refused connection', async () => {
     const { server, port } = await listen(() => undefined);
     await new Promise((resolve) => server.close(resolve));
-    const outcome = await postPinned(await vetTarget(`http://127.0.0.1:${port}/`, RELAXED), '{}', {}, OPTIONS);
+    const outcome = await postPinned(OUTSIDE, await vetTarget(`http://127.0.0.1:${port}/`, RELAXED), '{}', {}, OPTIONS);
     expect(outcome.statusCode).toBeNull();
     expect(outcome.error).toMatch(/^connection failed: .*ECONNREFUSED/);
   });

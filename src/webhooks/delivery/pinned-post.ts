@@ -1,7 +1,7 @@
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent as HttpAgent, request as httpRequest, IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { assertOutsideUnitOfWork } from 'src/database/outside-call-guard';
+import { assertOutsideUnitOfWork, OutsideUnit } from 'src/database/outside-call-guard';
 import { VettedTarget } from './target-url-guard';
 
 /** What a receiver answered, or why there was no answer. */
@@ -56,6 +56,7 @@ function agentFor(target: VettedTarget): HttpAgent {
  * Connections are kept open for the next delivery to the same receiver (agentFor).
  */
 export function postPinned(
+  _outside: OutsideUnit,
   target: VettedTarget,
   body: string,
   headers: Record<string, string>,

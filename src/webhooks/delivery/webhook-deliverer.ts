@@ -1,5 +1,6 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, In } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
@@ -203,7 +204,10 @@ export class WebhookDeliverer {
         return { statusCode: null, body: null, error: `target refused: ${error.message}` };
       throw error;
     }
-    return postPinned(target, body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, maxBodyChars: MAX_LOGGED_BODY_CHARS });
+    return postPinned(outsideUnit('webhook delivery'), target, body, headers, {
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      maxBodyChars: MAX_LOGGED_BODY_CHARS,
+    });
   }
 
   /**
