@@ -18,6 +18,7 @@ import { Webhook } from './entities/webhook.entity';
 import { eventPatternProblem } from './webhook-events';
 import { WebhookPresenter } from './webhook.presenter';
 import { WEBHOOK_QUERY_FIELDS } from './webhook.query-fields';
+import { WireWebhook } from './wire-webhook';
 
 export const RESTHOOK_RESOURCE = 'resthook';
 
@@ -72,11 +73,11 @@ export class WebhooksService {
     return hookId;
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireWebhook> {
     return this.presenter.present(await this.hookOf(ref));
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireWebhook[]> {
     const qb = this.dataSource.manager.createQueryBuilder(Webhook, 'w');
     applyListQuery(qb, WEBHOOK_QUERY_FIELDS, query, {
       timezone: this.wire.timezone,
