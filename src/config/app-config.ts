@@ -23,8 +23,6 @@ export const FAST_PATHS = [
   'group-commit',
   /** Write-only rows wait for the transaction's end, one INSERT per table (deferred-inserts.ts). */
   'deferred-inserts',
-  /** Answers read once per transaction (transaction-memo.ts). */
-  'transaction-memo',
   /** Calls of one event-loop turn across requests as one query (core/batching/turn-batch.ts). */
   'turn-batch',
   /** Prepared statements: mysql2 `execute` on MariaDB, a statement cache on SQLite (raw-query.ts). */

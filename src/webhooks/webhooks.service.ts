@@ -8,7 +8,6 @@ import { applyListQuery } from 'src/core/query';
 import { parsePathRef } from 'src/core/refs/path-ref';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { forgetInTransaction } from 'src/database/transaction-memo';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { checkNewTarget, TargetRefusedError } from './delivery/target-url-guard';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
@@ -70,7 +69,6 @@ export class WebhooksService {
   ): Promise<number> {
     const inserted = await tx.manager.insert(Webhook, { ...fields, write_datetime: this.clock.now() });
     const hookId = (inserted.identifiers[0] as { webhook_id: number }).webhook_id;
-    forgetInTransaction(tx.manager); // what the fan-out remembered no longer lists every hook
     await this.revisions.record(tx, ctx, RESTHOOK_RESOURCE, hookId, 'Webhook created');
     return hookId;
   }
@@ -94,7 +92,6 @@ export class WebhooksService {
     await this.uow.run(async (tx) => {
       const now = this.clock.now();
       await tx.manager.update(Webhook, hook.webhook_id, { deleted_datetime: now });
-      forgetInTransaction(tx.manager);
       await tx.manager.update(
         WebhookDelivery,
         { webhook_id: hook.webhook_id, status: In(['pending', 'failed']) },
