@@ -281,6 +281,25 @@ describe('analytics: revenue, receivables, dunning and usage', () => {
     );
   });
 
+  it('open_invoice holds the open invoices, marked where money was applied (row triggers)', async () => {
+    const m = t.dataSource.manager;
+    const kept = await m.query<Json[]>(
+      'SELECT invoice_id, total, has_applications FROM open_invoice ORDER BY invoice_id',
+    );
+    const open = await m.query<Json[]>(
+      `SELECT i.invoice_id, i.total, CASE WHEN EXISTS (SELECT 1 FROM transaction_applied ta WHERE ta.invoice_id = i.invoice_id)
+         THEN 1 ELSE 0 END AS has_applications
+       FROM invoice i WHERE i.invoice_status_str LIKE 'open-%' AND i.deleted_datetime IS NULL ORDER BY i.invoice_id`,
+    );
+    const plain = (rows: Json[]) =>
+      rows.map((r) => [Number(r.invoice_id), Number(r.total), Number(r.has_applications)]);
+    expect(plain(kept)).toEqual(plain(open));
+    // Both kinds are there: R's invoice (50 paid, 10 refunded) is marked.
+    expect(plain(kept).some(([, total, applied]) => total === 120 && applied === 1)).toBe(true);
+    expect(plain(kept).some(([, , applied]) => applied === 0)).toBe(true);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+  });
+
   // Last: it voids G's April invoice. The usage rollup follows the invoice (row triggers).
   it('usage: a voided invoice’s usage lines leave its month', async () => {
     const g = await t.dataSource.manager.findOneOrFail(Invoice, {

@@ -4,6 +4,7 @@ import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
 import { throughIndex } from 'src/database/dialect';
 import { queryArrays } from 'src/database/raw-query';
+import { INVOICE_AMOUNT_INDEX } from 'src/invoices/entities/invoice.entity';
 import { ReportPeriod } from './report-period';
 
 /** One month of dunning in one currency. */
@@ -25,9 +26,6 @@ export interface UsageRow {
   units: Decimal;
   amount: Decimal;
 }
-
-/** The invoice index a collection's currency and total are read through (migration DunningIndex). */
-const INVOICE_AMOUNT_INDEX = ['invoice_id', 'currency_id', 'total'];
 
 /**
  * Per currency and month (of the first failed automatic charge, account zone): invoices

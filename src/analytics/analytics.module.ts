@@ -6,6 +6,7 @@ import { DashboardController } from './dashboard/dashboard.controller';
 import { DashboardSecurityMiddleware } from './dashboard/dashboard-security.middleware';
 import { MrrChange } from './entities/mrr-change.entity';
 import { MrrMonthRollup } from './entities/mrr-month.entity';
+import { OpenInvoice } from './entities/open-invoice.entity';
 import { RevenueMonthRollup } from './entities/revenue-month.entity';
 import { UsageMonthRollup } from './entities/usage-month.entity';
 import { MrrHistory } from './mrr-history';
@@ -17,7 +18,7 @@ import { MrrRecording } from './mrr-recording';
  * modules' tables through their entities and registers into core (events, due work) only.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MrrChange, MrrMonthRollup, RevenueMonthRollup, UsageMonthRollup])],
+  imports: [TypeOrmModule.forFeature([MrrChange, MrrMonthRollup, OpenInvoice, RevenueMonthRollup, UsageMonthRollup])],
   controllers: [AnalyticsController, DashboardController],
   providers: [AnalyticsService, MrrHistory, MrrRecording],
 })

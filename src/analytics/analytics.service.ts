@@ -126,27 +126,25 @@ export class AnalyticsService {
     const asOfEnd = DateTime.fromISO(asOf, { zone: zoneNamed(this.config.timezone) })
       .plus({ days: 1 })
       .toJSDate();
-    const found = await receivables(this.dataSource.manager, asOf, today, asOfEnd, period, by === 'customer');
+    // Up to every customer owing money: paged as every list is (SPEC "Paging"), over the
+    // customers in currency then customer id order; each set counts all of its customers.
+    const page = by === 'customer' ? parsePaging(query.offset, query.limit) : null;
+    const found = await receivables(this.dataSource.manager, asOf, today, asOfEnd, period, page);
     const aging = (a: Aging) =>
       Object.fromEntries([...AGING_BUCKETS, 'total'].map((b) => [b, money(a[b as keyof Aging])]));
-    if (by === 'customer') {
-      // Up to every customer owing money: paged as every list is (SPEC "Paging"), over the
-      // customers in currency then customer id order; each set counts all of its customers.
-      const { offset, limit } = parsePaging(query.offset, query.limit);
-      const all = [...found.customers.entries()]
+    if (page) {
+      const sets = [...found.counts.entries()]
         .sort(([a], [b]) => a - b)
-        .flatMap(([currency, customers]) =>
-          [...customers.entries()].sort(([a], [b]) => a - b).map(([customer, a]) => ({ currency, customer, a })),
-        );
-      const sets = new Map<number, RowSet>();
-      for (const [currency, customers] of found.customers)
-        sets.set(currency, { currency: codes.get(currency) ?? String(currency), count: customers.size, rows: [] });
-      for (const { currency, customer, a } of all.slice(offset, offset + limit))
-        sets.get(currency)!.rows.push(Object.assign({ as_of: asOf, customer_id: customer }, aging(a)));
-      const paged = [...sets.entries()].sort(([a], [b]) => a - b).map(([, set]) => set);
-      if (period.currency && !paged.length)
-        paged.push({ currency: period.currency.currency_iso4217, count: 0, rows: [] });
-      return { columns: ['currency', 'as_of', 'customer_id', ...AGING_BUCKETS, 'total'], sets: paged };
+        .map(([currency, count]): RowSet => ({
+          currency: codes.get(currency) ?? String(currency),
+          count,
+          rows: [...(found.customers.get(currency) ?? new Map<number, Aging>()).entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([customer, a]) => Object.assign({ as_of: asOf, customer_id: customer }, aging(a))),
+        }));
+      if (period.currency && !sets.length)
+        sets.push({ currency: period.currency.currency_iso4217, count: 0, rows: [] });
+      return { columns: ['currency', 'as_of', 'customer_id', ...AGING_BUCKETS, 'total'], sets };
     }
     return {
       columns: ['currency', 'as_of', ...AGING_BUCKETS, 'total'],

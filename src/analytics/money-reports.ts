@@ -3,22 +3,9 @@ import { DateTime } from 'luxon';
 import { EntityManager } from 'typeorm';
 import { amountSum } from 'src/core/money/amount-sum';
 import { Money, ZERO } from 'src/core/money/decimal';
-import { throughIndex } from 'src/database/dialect';
 import { queryArrays } from 'src/database/raw-query';
 import { asDate } from './db-values';
 import { ReportPeriod } from './report-period';
-
-/** The invoice index the open balances are read through (migration ReceivablesIndex). */
-const OPEN_BALANCES_INDEX = [
-  'invoice_status_str',
-  'due_date',
-  'currency_id',
-  'customer_id',
-  'total',
-  'date',
-  'void_datetime',
-  'deleted_datetime',
-];
 
 /** Transactions that count as money moved (transactions/transaction-status.ts COUNTING_STATUSES). */
 const COUNTING = "('ok-successful', 'ok-pending')";
@@ -129,14 +116,30 @@ export const emptyAging = (): Aging => ({
   total: ZERO,
 });
 
+/** A page of customers (SPEC "Paging"), in currency then customer id order. */
+export interface CustomerPage {
+  offset: number;
+  limit: number;
+}
+
+/** Open balances per currency and, for a page of customers, per customer; `counts`: customers owing, per currency. */
+export interface Receivables {
+  totals: Map<number, Aging>;
+  customers: Map<number, Map<number, Aging>>;
+  counts: Map<number, number>;
+}
+
 /**
- * Open balances as of the end of `asOf` by days past due, per currency and, with
- * `byCustomer`, per customer: each invoice dated by then, not void by then, owes its total
- * less the payments and credits applied by then plus the refunds given back by then. When
- * `asOf` is today or later only invoices open now can owe anything, so only they are read.
- * The database sums the balances (whole cents) per bucket: the bucket of a due date is
- * found by comparing it with the dates 30, 60 and 90 days before `asOf`. One query; as of
- * today it reads the open invoices through an index holding every column it needs.
+ * Open balances as of the end of `asOf` by days past due, per currency or, with `page`,
+ * per customer for a page of the customers owing money: each invoice dated by then, not
+ * void by then, owes its total less the payments and credits applied by then plus the
+ * refunds given back by then. When `asOf` is today or later only invoices open now can
+ * owe anything: they are read from `open_invoice` (kept by row triggers, migration
+ * OpenInvoices), and applications are summed only for those that ever had any. The
+ * database sums the balances (whole cents) per bucket: the bucket of a due date is found
+ * by comparing it with the dates 30, 60 and 90 days before `asOf`. One query per
+ * currency totals; with `page`, one for the count of customers owing, one for the page's
+ * customers and one for their buckets.
  */
 export async function receivables(
   m: EntityManager,
@@ -145,60 +148,93 @@ export async function receivables(
   /** The instant the account day after `asOf` starts: a void before it counts. */
   asOfEnd: Date,
   period: Pick<ReportPeriod, 'currency'>,
-  byCustomer: boolean,
-): Promise<{ totals: Map<number, Aging>; customers: Map<number, Map<number, Aging>> }> {
+  page: CustomerPage | null,
+): Promise<Receivables> {
   const { cents } = amountSum(m);
   const daysBefore = (n: number) => DateTime.fromISO(asOf).minus({ days: n }).toISODate()!;
-  const customer = byCustomer ? 'i.customer_id, ' : '';
-  const openOnly = asOf >= today;
-  const balance = `${cents('i.total')} - COALESCE(a.applied, 0)`;
-  // MariaDB joins the applied sums invoice by invoice (a lateral derived table), not all of them.
-  const rows = await queryArrays(
-    m,
-    `SELECT i.currency_id, ${customer}
-       CASE WHEN i.due_date >= :asOf THEN 0 WHEN i.due_date >= :d30 THEN 1 WHEN i.due_date >= :d60 THEN 2
-            WHEN i.due_date >= :d90 THEN 3 ELSE 4 END AS bucket,
-       SUM(${balance})
-     FROM invoice i ${openOnly ? throughIndex(m, 'invoice', OPEN_BALANCES_INDEX) : ''}
-     LEFT JOIN (SELECT ta.invoice_id, SUM(${cents("CASE WHEN t.transaction_type = 'ref' THEN -ABS(ta.applied) ELSE ta.applied END")}) AS applied
+  const params = {
+    asOf,
+    d30: daysBefore(30),
+    d60: daysBefore(60),
+    d90: daysBefore(90),
+    dayAfter: asOfEnd,
+    currency: period.currency?.currency_id,
+  };
+  const applied = `(SELECT ta.invoice_id, SUM(${cents("CASE WHEN t.transaction_type = 'ref' THEN -ABS(ta.applied) ELSE ta.applied END")}) AS applied
        FROM transaction_applied ta JOIN payment_transaction t ON t.transaction_id = ta.transaction_id
          AND t.status_str IN ${COUNTING} AND t.transaction_date <= :asOf
-       GROUP BY ta.invoice_id) a ON a.invoice_id = i.invoice_id
-     WHERE i.date <= :asOf AND i.deleted_datetime IS NULL AND (i.void_datetime IS NULL OR i.void_datetime >= :dayAfter)
-       ${openOnly ? "AND i.invoice_status_str LIKE 'open-%'" : ''}${period.currency ? ' AND i.currency_id = :currency' : ''}
-       AND ${balance} > 0
-     GROUP BY i.currency_id, ${customer}bucket`,
-    {
-      asOf,
-      d30: daysBefore(30),
-      d60: daysBefore(60),
-      d90: daysBefore(90),
-      dayAfter: asOfEnd,
-      currency: period.currency?.currency_id,
-    },
-  );
-  const totals = new Map<number, Aging>();
-  const customers = new Map<number, Map<number, Aging>>();
-  if (period.currency) totals.set(period.currency.currency_id, emptyAging());
-  for (const row of rows) {
-    const [currency, who, bucket, owed] = byCustomer ? row : [row[0], 0, row[1], row[2]];
-    // Whole cents: an exact DECIMAL string from MariaDB, an integer well inside 2^53 from SQLite.
-    const balance = new Money(owed as string | number).div(100);
-    let all = totals.get(Number(currency));
-    if (!all) totals.set(Number(currency), (all = emptyAging()));
-    const targets = [all];
-    if (byCustomer) {
-      let ofCurrency = customers.get(Number(currency));
-      if (!ofCurrency) customers.set(Number(currency), (ofCurrency = new Map<number, Aging>()));
-      let mine = ofCurrency.get(Number(who));
-      if (!mine) ofCurrency.set(Number(who), (mine = emptyAging()));
-      targets.push(mine);
+       GROUP BY ta.invoice_id) a`;
+  /** Each invoice's balance (maybe none), of the customers `who` names (SQL) if given. */
+  const owing = (who = '') => {
+    const where = `i.date <= :asOf AND (i.void_datetime IS NULL OR i.void_datetime >= :dayAfter)${
+      period.currency ? ' AND i.currency_id = :currency' : ''
+    }${who}`;
+    const rows = `SELECT i.currency_id, i.customer_id, i.due_date, ${cents('i.total')} - COALESCE(a.applied, 0) AS balance`;
+    // MariaDB joins the applied sums invoice by invoice (a lateral derived table), not all of them.
+    const sql =
+      asOf >= today
+        ? `SELECT i.currency_id, i.customer_id, i.due_date, ${cents('i.total')} AS balance FROM open_invoice i
+           WHERE i.has_applications = 0 AND ${where}
+           UNION ALL ${rows} FROM open_invoice i LEFT JOIN ${applied} ON a.invoice_id = i.invoice_id
+           WHERE i.has_applications = 1 AND ${where}`
+        : `${rows} FROM invoice i LEFT JOIN ${applied} ON a.invoice_id = i.invoice_id
+           WHERE i.deleted_datetime IS NULL AND ${where}`;
+    return `(${sql}) o`;
+  };
+  const bucket = `CASE WHEN o.due_date >= :asOf THEN 0 WHEN o.due_date >= :d30 THEN 1 WHEN o.due_date >= :d60 THEN 2
+       WHEN o.due_date >= :d90 THEN 3 ELSE 4 END`;
+  // Whole cents: an exact DECIMAL string from MariaDB, an integer well inside 2^53 from SQLite.
+  const money = (owed: unknown) => new Money(owed as string | number).div(100);
+  const add = (aging: Aging, bucketIndex: unknown, owed: unknown) => {
+    const name = AGING_BUCKETS[Number(bucketIndex)];
+    aging[name] = aging[name].plus(money(owed));
+    aging.total = aging.total.plus(money(owed));
+  };
+  const result: Receivables = { totals: new Map(), customers: new Map(), counts: new Map() };
+  if (!page) {
+    if (period.currency) result.totals.set(period.currency.currency_id, emptyAging());
+    const rows = await queryArrays(
+      m,
+      `SELECT o.currency_id, ${bucket} AS bucket, SUM(o.balance) FROM ${owing()} WHERE o.balance > 0
+       GROUP BY o.currency_id, bucket`,
+      params,
+    );
+    for (const [currency, at, owed] of rows) {
+      let all = result.totals.get(Number(currency));
+      if (!all) result.totals.set(Number(currency), (all = emptyAging()));
+      add(all, at, owed);
     }
-    const name = AGING_BUCKETS[Number(bucket)];
-    for (const aging of targets) {
-      aging[name] = aging[name].plus(balance);
-      aging.total = aging.total.plus(balance);
-    }
+    return result;
   }
-  return { totals, customers };
+  // How many customers owe, per currency (every currency's set shows it), and the page's.
+  const counts = await queryArrays(
+    m,
+    `SELECT o.currency_id, COUNT(DISTINCT o.customer_id) FROM ${owing()} WHERE o.balance > 0 GROUP BY o.currency_id`,
+    params,
+  );
+  for (const [currency, n] of counts) result.counts.set(Number(currency), Number(n));
+  const listed = await queryArrays(
+    m,
+    `SELECT o.currency_id, o.customer_id FROM ${owing()} WHERE o.balance > 0 GROUP BY o.currency_id, o.customer_id
+     ORDER BY o.currency_id, o.customer_id LIMIT ${page.limit} OFFSET ${page.offset}`,
+    params,
+  );
+  const keys = listed.map(([c, who]) => [Number(c), Number(who)]);
+  for (const [currency, who] of keys) {
+    let ofCurrency = result.customers.get(currency);
+    if (!ofCurrency) result.customers.set(currency, (ofCurrency = new Map<number, Aging>()));
+    ofCurrency.set(who, emptyAging());
+  }
+  if (keys.length === 0) return result;
+  const rows = await queryArrays(
+    m,
+    `SELECT o.currency_id, o.customer_id, ${bucket} AS bucket, SUM(o.balance) FROM ${owing(' AND i.customer_id IN (:...who)')}
+     WHERE o.balance > 0 GROUP BY o.currency_id, o.customer_id, bucket`,
+    { ...params, who: [...new Set(keys.map(([, who]) => who))] },
+  );
+  for (const [currency, who, at, owed] of rows) {
+    const mine = result.customers.get(Number(currency))?.get(Number(who));
+    if (mine) add(mine, at, owed);
+  }
+  return result;
 }

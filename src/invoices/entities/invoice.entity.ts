@@ -3,6 +3,9 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { AMOUNT } from 'src/core/money/decimal.transformer';
 import { DeletableRecord, customColumns } from 'src/database/base-record';
 
+/** The columns of the invoice index that gives an invoice's currency and total by id. */
+export const INVOICE_AMOUNT_INDEX = ['invoice_id', 'currency_id', 'total'];
+
 /**
  * An invoice (SPEC "Invoice"). Line sums are stored by the writer (one pricing pass,
  * so lists need no line query); money applied by payments comes through
@@ -14,21 +17,11 @@ import { DeletableRecord, customColumns } from 'src/database/base-record';
 @Index(['customer_id', 'invoice_status_str', 'due_date'])
 // Activity (customer-activity.ts): an invoice dated in the last 90 days, one range per customer.
 @Index(['customer_id', 'date'])
-// Past-due invoices across customers (invoice-status.ts readStatusEqualsSql).
-@Index(['invoice_status_str', 'due_date'])
-// Open balances by due date (analytics/money-reports.ts receivables): every column it reads, so no row read.
-@Index([
-  'invoice_status_str',
-  'due_date',
-  'currency_id',
-  'customer_id',
-  'total',
-  'date',
-  'void_datetime',
-  'deleted_datetime',
-])
-// Dunning (analytics/activity-reports.ts): a collection's invoice currency and total, without the wide row.
-@Index(['invoice_id', 'currency_id', 'total'])
+// Past-due invoices across customers (invoice-status.ts readStatusEqualsSql); with
+// deleted_datetime their count needs no row.
+@Index(['invoice_status_str', 'due_date', 'deleted_datetime'])
+// Dunning (analytics): a collection's invoice currency and total, without the wide row.
+@Index(INVOICE_AMOUNT_INDEX)
 export class Invoice extends DeletableRecord {
   [custom: `custom_${number}`]: string | null;
 
