@@ -1,6 +1,6 @@
 /**
  * The rows of the growth benchmark (bench/growth.ts): per customer, its row, one
- * subscription and five invoices, written straight into a migrated schema by the bulk
+ * subscription (and its MRR history row) and five invoices, written straight into a migrated schema by the bulk
  * loader (BenchDatabase.bulkLoad), never through the API.
  */
 import { SEED_COLUMNS, seedRow, SeedValue } from './seed-rows';
@@ -103,6 +103,13 @@ export function growthTables(dates: GrowthDates): BulkTable[] {
         [n, token('p', n), n, `${dates.monthsAgo(5)} 00:00:00`, `${dates.daysAhead(10)} 00:00:00`, 'active', '40.00',
           openDue(n), dates.now, dates.now],
       ], // prettier-ignore
+    },
+    {
+      // The MRR history the subscription's creation wrote: without it, a server's first
+      // sweep (analytics/mrr-recording.ts) records every subscription before it listens.
+      table: 'mrr_change',
+      columns: ['mrr_change_id', 'package_id', 'customer_id', 'currency_id', 'change_datetime', 'month', 'mrr', 'delta'],
+      rowsOf: (n) => [[n, n, n, 1, `${dates.monthsAgo(5)} 00:00:00`, dates.monthsAgo(5).slice(0, 7), '40.00', '40.00']],
     },
     {
       table: 'invoice',

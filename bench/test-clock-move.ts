@@ -15,7 +15,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
 import { In } from 'typeorm';
 import { InvoiceCollector } from 'src/billing-runs/collection/invoice-collector';
 import { BillingRun } from 'src/billing-runs/runs/billing-run';
@@ -50,7 +49,7 @@ async function seed(count: number, declining: number, spread: string, hookEvent:
     DB_PATH: join(workDir, 'bench.sqlite'),
   });
   // The move's progress and where its time went (TestClock's log lines), on request.
-  if (process.env.BENCH_LOG) Logger.overrideLogger(['log', 'warn', 'error']);
+  if (process.env.BENCH_LOG) t.app.useLogger(['log', 'warn', 'error']);
   t.clock.set(START);
   const receiver = await startReceiver();
   await t.post('/api/v3/_resthook', { target_url: receiver.url, event: hookEvent }).expect(201);

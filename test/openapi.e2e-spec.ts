@@ -1,5 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type express from 'express';
+import { createId } from './support/catalog-fixtures';
+import { newCustomer, newInvoice, newItem, newQuote, newSubscription } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 interface RouterLayer {
@@ -156,6 +158,83 @@ describe('OpenAPI document', () => {
       expect.arrayContaining(['transaction_type', 'gateway_method', 'amount']),
     );
     expect(schemas.CreateTaxDto.properties!.rate).toMatchObject({ type: 'number' });
+  });
+
+  it("types each read's envelope by its presenter's response class, field for field as it answers", async () => {
+    const document = (await t.http.get('/api/v3/_openapi.json').expect(200)).body;
+    type Described = {
+      $ref?: string;
+      type?: string;
+      nullable?: boolean;
+      enum?: unknown[];
+      properties?: Record<string, Described>;
+      required?: string[];
+      items?: Described;
+    };
+    const schemas = document.components.schemas as Record<string, Described>;
+    const named = (ref: string | undefined): Described => schemas[ref!.split('/').pop()!];
+    /** The class a route's envelope names for its `response` (a list's: its entries'). */
+    const responseOf = (path: string, list: boolean): Described => {
+      const envelope = document.paths[path].get.responses['200'].content['application/json'].schema as Described;
+      const response = envelope.properties!.response;
+      return named(list ? response.items!.$ref : response.$ref);
+    };
+    /** The answer's fields are the class's, and each nested object's are its class's. */
+    const expectDescribes = (schema: Described, answer: Record<string, unknown>, where: string): void => {
+      // Every field answered is described, and every field described as required is answered.
+      const undescribed = Object.keys(answer).filter((field) => !(field in schema.properties!));
+      const unanswered = (schema.required ?? []).filter((field) => !(field in answer));
+      expect({ where, undescribed, unanswered }).toEqual({ where, undescribed: [], unanswered: [] });
+      const JSON_TYPES: Record<string, string> = {
+        integer: 'number',
+        number: 'number',
+        string: 'string',
+        boolean: 'boolean',
+      };
+      const mistyped = Object.entries(answer).flatMap(([field, value]) => {
+        const { type, nullable, enum: choices } = schema.properties![field];
+        if (value === null) return nullable ? [] : [`${field}: null`];
+        if (choices && !choices.includes(value)) return [`${field}: ${JSON.stringify(value)} not in the enum`];
+        const expected = type && JSON_TYPES[type];
+        return expected && typeof value !== expected ? [`${field}: ${typeof value}, described ${type}`] : [];
+      });
+      expect({ where, mistyped }).toEqual({ where, mistyped: [] });
+      for (const [field, value] of Object.entries(answer)) {
+        const property = schema.properties![field];
+        const nested = property.$ref ? named(property.$ref) : property.items?.$ref ? named(property.items.$ref) : null;
+        const first = Array.isArray(value) ? (value[0] as unknown) : value;
+        if (nested && first && typeof first === 'object') {
+          expectDescribes(nested, first as Record<string, unknown>, `${where}.${field}`);
+        }
+      }
+    };
+
+    const item = await newItem(t, {
+      pricemodel: { pricemodel: 'tie', paycycle: 'mon', tiers: [{ unit_from: 1, unit_to: 10, amount: 5 }] },
+    });
+    const customer = await newCustomer(t);
+    const invoice = await newInvoice(t, customer, item);
+    await newSubscription(t, customer, [{ item_id: item }]);
+    await newQuote(t, customer, [{ item_id: item }], { paycycle: 'mon' });
+    await createId(t, '/api/v3/transaction', {
+      customer_id: customer,
+      transaction_type: 'cre',
+      gateway_method: 'credit',
+      amount: '5.00',
+      applied_to: [{ invoice_id: invoice, applied: '5.00' }],
+    });
+    for (const resource of ['customer', 'user', 'item', 'invoice', 'package', 'quote', 'transaction']) {
+      const [listed] = (await t.get(`/api/v3/${resource}?limit=1`).expect(200)).body.response;
+      expectDescribes(responseOf(`/api/v3/${resource}`, true), listed, `list ${resource}`);
+      const ref = String(listed[`${resource}_id`]);
+      const one = (await t.get(`/api/v3/${resource}/${ref}`).expect(200)).body.response;
+      expectDescribes(responseOf(`/api/v3/${resource}/{ref}`, false), one, `read ${resource}`);
+    }
+    const tax = (await t.post('/api/v3/tax', { name: 'Described tax', rate: 2 }).expect(201)).body.response.id;
+    const [listedTax] = (await t.get('/api/v3/tax').expect(200)).body.response;
+    expectDescribes(responseOf('/api/v3/tax', true), listedTax, 'list tax');
+    const oneTax = (await t.get(`/api/v3/tax/${tax}`).expect(200)).body.response;
+    expectDescribes(responseOf('/api/v3/tax/{id}', false), oneTax, 'read tax');
   });
 
   it('has a browsable page at /api/docs without a credential', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JobQueue } from 'src/core/jobs/job-queue';
+import { JobProbe, JobProbeModule, PROBE_JOB } from './support/job-probe';
 import { accountDate } from 'src/core/time/account-date';
 import { createId } from './support/catalog-fixtures';
 import { createTestApp, TestApp } from './support/test-app';
@@ -177,7 +178,7 @@ describe('one test clock for every process of a deployment', () => {
     a.clock.set(new Date('2026-02-01T15:00:00Z'));
     await a.drainJobs();
     // A second process of the same deployment (its own Clock), started after the first.
-    b = await createTestApp({ ...env, DB_NAME: a.config.db.name });
+    b = await createTestApp({ ...env, DB_NAME: a.config.db.name }, { imports: [JobProbeModule] });
   }, 180_000);
   afterAll(async () => {
     await b?.close();
@@ -192,11 +193,9 @@ describe('one test clock for every process of a deployment', () => {
     expect((await b.get('/api/v3/_clock').expect(200)).body.response.date).toBe('2026-03-15');
     await moveClock(a, '2026-04-20T15:00:00Z');
     // ... and of each job.
-    const seen: Date[] = [];
     const jobs = b.app.get(JobQueue);
-    jobs.register('test.clock-read', () => Promise.resolve(void seen.push(b.clock.now())));
-    await jobs.enqueue('test.clock-read', {});
+    await jobs.enqueue(PROBE_JOB, {});
     await jobs.drain();
-    expect(seen).toEqual([new Date('2026-04-20T15:00:00Z')]);
+    expect(b.app.get(JobProbe).seen.map((job) => job.at)).toEqual([new Date('2026-04-20T15:00:00Z')]);
   });
 });

@@ -49,6 +49,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: '1',
       REQUEST_TIMEOUT_MS: '9000',
       APP_ROLE: 'worker',
+      JOB_CONCURRENCY: '2',
       DB_TYPE: 'mysql',
       DB_PATH: ':memory:',
       DB_HOST: 'db.internal',
@@ -91,6 +92,7 @@ describe('loadConfig', () => {
       trustProxy: 1,
       requestTimeoutMs: 9000,
       appRole: 'worker',
+      jobConcurrency: 2,
       db: {
         type: 'mysql',
         path: ':memory:',

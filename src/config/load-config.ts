@@ -28,6 +28,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: read.trustProxy('TRUST_PROXY'),
     requestTimeoutMs: read.int('REQUEST_TIMEOUT_MS', 20_000, 1_000, 600_000),
     appRole: read.oneOf<AppRole>('APP_ROLE', ['api', 'worker', 'all'], 'all'),
+    jobConcurrency: read.int('JOB_CONCURRENCY', 32, 1, 256),
     db: {
       type: read.oneOf<DbType>('DB_TYPE', ['sqlite', 'mysql'], 'sqlite'),
       path: read.str('DB_PATH', 'data/billing.sqlite'),

@@ -4,6 +4,7 @@ import { ResourceController } from 'src/core/resource/resource-controller';
 import { ContactsService } from './contacts.service';
 import { LoginUrlDto, SetPasswordDto } from './dto/contact-actions.dto';
 import { CreateContactDto, UpdateContactDto } from './dto/contact-fields.dto';
+import { WireContact } from 'src/customers/wire-contact';
 
 @Controller('api/v3/user')
 export class ContactsController extends ResourceController({
@@ -14,6 +15,7 @@ export class ContactsController extends ResourceController({
   update: UpdateContactDto,
   remove: true,
   actions: true,
+  response: { one: WireContact },
 }) {
   constructor(
     protected readonly reads: ContactsService,

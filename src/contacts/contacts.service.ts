@@ -25,6 +25,7 @@ import { CONTACT_QUERY_FIELDS } from './contact.query-fields';
 import { ContactFieldsDto, CreateContactDto } from './dto/contact-fields.dto';
 import { Contact } from 'src/customers/entities/contact.entity';
 import { PortalLinksService } from './portal-links.service';
+import { WireContact } from 'src/customers/wire-contact';
 
 export const CONTACT_REF: RefTarget<Contact> = { entity: Contact, idColumn: 'user_id', resource: 'user' };
 
@@ -157,7 +158,7 @@ export class ContactsService {
     await this.events.record(tx, ctx, { contextStr: 'user', contextId: id, event: 'delete', data: { user } });
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireContact> {
     const contact = await findByPathRef(this.dataSource.manager, CONTACT_REF, ref);
     return this.presentById(this.dataSource.manager, contact.user_id);
   }
@@ -166,7 +167,7 @@ export class ContactsService {
     return (await findByPathRef(this.dataSource.manager, CONTACT_REF, ref)).user_id;
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireContact[]> {
     const qb = this.dataSource.manager
       .createQueryBuilder(Contact, 'u')
       .leftJoinAndMapOne('u.customer', Customer, 'uc', 'uc.customer_id = u.customer_id');
@@ -228,7 +229,7 @@ export class ContactsService {
     });
   }
 
-  async presentById(manager: EntityManager, userId: number): Promise<Record<string, unknown>> {
+  async presentById(manager: EntityManager, userId: number): Promise<WireContact> {
     const user = await presentStoredContact(manager, userId, this.wire, this.reference);
     if (!user) throw ApiError.notFound('user');
     return user;

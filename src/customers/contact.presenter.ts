@@ -4,6 +4,8 @@ import { Customer } from './entities/customer.entity';
 import { ReferenceService } from 'src/reference/reference.service';
 import { Contact } from './entities/contact.entity';
 import { customFields20 } from 'src/core/wire/custom-fields';
+import { WireContact } from './wire-contact';
+import { WireCustomer } from './wire-customer';
 
 export interface ContactCustomerRef {
   customer_id: number;
@@ -19,30 +21,6 @@ export function contactName(contact: Pick<Contact, 'name' | 'first_name' | 'midd
 }
 
 /** A contact (`/user`) on the wire (SPEC "Contact / user"). */
-export type WireContact = {
-  user_id: number;
-  external_key: string | null;
-  first_name: string | null;
-  middle_name_glob: string | null;
-  last_name: string | null;
-  name_suffix: string | null;
-  title: string;
-  email: string | null;
-  token: string;
-  phone: string;
-  mobile: string;
-  user_type_id: number;
-  user_type_name: string | null;
-  write_datetime: string | null;
-  mod_datetime: string | null;
-  name: string;
-  display_as: string;
-  username: string;
-  customer_id: number;
-  url_self: string;
-  customers: Array<{ customer_id: string; company: string | null }>;
-} & ReturnType<typeof customFields20>;
-
 /** The wire shape of a contact (SPEC "Contact / user"; field order as recorded). */
 export function presentContact(
   contact: Contact,
@@ -113,10 +91,10 @@ export async function presentStoredContacts(
 /** The main contacts of these presented customers (`superuser_id`), by user id, in one query. */
 export function presentMainContacts(
   manager: EntityManager,
-  customers: ReadonlyArray<Record<string, unknown>>,
+  customers: ReadonlyArray<Pick<WireCustomer, 'superuser_id'>>,
   wire: WireFormat,
   reference: ReferenceService,
 ): Promise<Map<number, WireContact>> {
-  const userIds = customers.flatMap((c) => (c.superuser_id ? [c.superuser_id as number] : []));
+  const userIds = customers.flatMap((c) => (c.superuser_id ? [c.superuser_id] : []));
   return presentStoredContacts(manager, userIds, wire, reference);
 }

@@ -3,6 +3,7 @@ import { ResourceController } from 'src/core/resource/resource-controller';
 import { CustomersService } from './customers.service';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { UpdateCustomerDto } from './dto/update-customer.dto';
+import { WireCustomer } from './wire-customer';
 
 @Controller('api/v3/customer')
 export class CustomersController extends ResourceController({
@@ -13,6 +14,7 @@ export class CustomersController extends ResourceController({
   update: UpdateCustomerDto,
   remove: true,
   actions: true,
+  response: { one: WireCustomer },
 }) {
   constructor(protected readonly reads: CustomersService) {
     super();

@@ -40,6 +40,8 @@ import { CustomerFieldsDto } from './dto/customer-fields.dto';
 import { UpdateCustomerDto } from './dto/update-customer.dto';
 import { Customer } from './entities/customer.entity';
 import { dtoColumns } from 'src/core/validation/dto-columns';
+import { WireContact } from './wire-contact';
+import { WireCustomer } from './wire-customer';
 
 export const CUSTOMER_REF: RefTarget<Customer> = { entity: Customer, idColumn: 'customer_id', resource: 'customer' };
 
@@ -274,14 +276,14 @@ export class CustomersService {
   }
 
   /** Reads by id of one turn, as one statement (`GET /customer/<id>` under load). */
-  private readonly readById: TurnBatch<number, Record<string, unknown>> = readsById(
+  private readonly readById: TurnBatch<number, WireCustomer> = readsById(
     'customer',
-    (customer) => customer.customer_id as number,
+    (customer) => customer.customer_id,
     (ids) => this.presentedAmong(readManager(this.dataSource), ids),
   );
 
   /** The wire customer; inside a unit of work, as it stands in the unit's transaction. */
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireCustomer> {
     const parsed = parsePathRef(ref);
     if (parsed?.kind === 'id') return this.readById.load(parsed.id);
     return this.presentOne(readManager(this.dataSource), pathRefCondition('c', CUSTOMER_REF, ref), true);
@@ -292,7 +294,7 @@ export class CustomersService {
     return (await findByPathRef(this.dataSource.manager, CUSTOMER_REF, ref)).customer_id;
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireCustomer[]> {
     const clause = listQueryClause(this.queryFields(), query, {
       timezone: this.wire.timezone,
       defaultOrder: { expr: 'c.customer_id', dir: 'ASC' },
@@ -337,7 +339,7 @@ export class CustomersService {
    * `justCreated`: created in this transaction, so it has no invoices or payments and its
    * figures are zero without asking the modules that own them.
    */
-  async presentById(manager: EntityManager, id: number, justCreated = false): Promise<Record<string, unknown>> {
+  async presentById(manager: EntityManager, id: number, justCreated = false): Promise<WireCustomer> {
     if (justCreated) return this.presentOne(manager, { where: 'c.customer_id = :id', params: { id } }, false);
     return (await this.presentManyById(manager, [id]))[0];
   }
@@ -346,12 +348,12 @@ export class CustomersService {
    * `presentById` for each of these customers, in their order (404 when one is missing):
    * one statement however many, plus the activity one when some are dormant.
    */
-  async presentManyById(manager: EntityManager, ids: readonly number[]): Promise<Record<string, unknown>[]> {
+  async presentManyById(manager: EntityManager, ids: readonly number[]): Promise<WireCustomer[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
     const presented = await this.presentedAmong(manager, unique);
     if (presented.length !== unique.length) throw ApiError.notFound('customer');
-    const byId = new Map(presented.map((c) => [c.customer_id as number, c]));
+    const byId = new Map(presented.map((c) => [c.customer_id, c]));
     return ids.map((id) => byId.get(id)!);
   }
 
@@ -448,7 +450,7 @@ export class CustomersService {
       ctx,
       customers.map((customer) => ({
         contextStr: 'customer',
-        contextId: customer.customer_id as number,
+        contextId: customer.customer_id,
         event,
         data: { customer, user: users.get(customer.superuser_id as number) ?? null },
       })),
@@ -459,23 +461,23 @@ export class CustomersService {
   private async recordEventOf(
     tx: Tx,
     ctx: RequestContext,
-    customer: Record<string, unknown>,
+    customer: WireCustomer,
     event: string,
     withUserId: boolean,
   ): Promise<void> {
-    const superuserId = customer.superuser_id as number | null;
+    const superuserId = customer.superuser_id;
     const user = superuserId ? await this.presentContactById(tx.manager, superuserId) : null;
     const data = withUserId ? { user_id: null, customer, user } : { customer, user };
     await this.events.record(tx, ctx, {
       contextStr: 'customer',
-      contextId: customer.customer_id as number,
+      contextId: customer.customer_id,
       event,
       data,
     });
   }
 
   /** The customers of these (distinct) ids that exist, presented with their figures, in no set order. */
-  private presentedAmong(manager: EntityManager, ids: readonly number[]): Promise<Record<string, unknown>[]> {
+  private presentedAmong(manager: EntityManager, ids: readonly number[]): Promise<WireCustomer[]> {
     return this.readPresented(manager, { where: 'c.customer_id IN (:...ids)', params: { ids } });
   }
 
@@ -484,7 +486,7 @@ export class CustomersService {
     manager: EntityManager,
     clause: ReadClause,
     withFigures: boolean,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<WireCustomer> {
     const [customer] = withFigures
       ? await this.readPresented(manager, clause)
       : (await this.reader.many(manager, clause)).map((row) => this.presenter.present(row, EMPTY_FIGURES));
@@ -499,7 +501,7 @@ export class CustomersService {
    * finds any: four more subqueries in every read cost MariaDB about 50 µs of its CPU per
    * read by id even where a CASE skipped them (bench/RESULTS.md, read floor round).
    */
-  private async readPresented(manager: EntityManager, clause: ReadClause): Promise<Record<string, unknown>[]> {
+  private async readPresented(manager: EntityManager, clause: ReadClause): Promise<WireCustomer[]> {
     const today = this.today();
     const figures = this.extensions.figureColumns(manager, 'c.customer_id');
     const rows = await this.reader.manyWithExtras(
@@ -545,7 +547,7 @@ export class CustomersService {
     });
   }
 
-  private presentContactById(manager: EntityManager, userId: number): Promise<Record<string, unknown> | null> {
+  private presentContactById(manager: EntityManager, userId: number): Promise<WireContact | null> {
     return presentStoredContact(manager, userId, this.wire, this.reference);
   }
 

@@ -11,7 +11,6 @@ import {
 import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
 import { MysqlWriter } from './mysql-writer';
 import { TransactionLost, TransactionWatch, WatchedConnection } from './mysql-transaction-watch';
-import { forgetInTransaction } from './transaction-memo';
 import { isConcurrencyConflict } from './write-conflict';
 
 /** At most this many units share one MySQL/MariaDB transaction... */
@@ -204,8 +203,6 @@ async function runUnit(
     return { kind: 'done', result };
   } catch (error) {
     dropDeferredSince(manager, mark);
-    // What the transaction remembered may include what this unit wrote.
-    forgetInTransaction(manager);
     if (watch.lost !== null) return { kind: 'lost', error, refused: true };
     try {
       if (first) await startAfresh(runner);

@@ -10,7 +10,6 @@ import {
 import { CommitOutcomeUnknown } from './commit-outcome';
 import { fastPath } from './fast-paths';
 import { GroupCommitQueue, QueuedUnit as Queued } from './group-commit-queue';
-import { forgetInTransaction } from './transaction-memo';
 
 /** A unit that ran to its end; its result is handed out once the group has committed. */
 interface Finished {
@@ -127,9 +126,8 @@ export class SqliteGroupCommit extends GroupCommitQueue {
       return { unit, result };
     } catch (error) {
       unit.reject(error);
-      // What the transaction deferred and remembered may include what this unit wrote.
+      // What the transaction deferred may include what this unit wrote.
       dropDeferredSince(manager, mark);
-      forgetInTransaction(manager);
       try {
         await runner.rollbackTransaction();
         return null;

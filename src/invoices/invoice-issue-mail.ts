@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/core/clock/clock';
 import { PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/events/event-recorder';
 import { insertAtCommit } from 'src/database/deferred-inserts';
-import { memoInTransaction } from 'src/database/transaction-memo';
 import { Tx } from 'src/database/unit-of-work';
 import { MailTemplates } from 'src/mail/mail-templates';
 import { MailService } from 'src/mail/mail.service';
@@ -45,14 +44,9 @@ export class InvoiceIssueMail implements RecordedEventListener {
     return this.mailIssued(tx, event);
   }
 
-  /** The customers' addresses, read once per transaction for those not read yet. */
-  private async emailsOf(tx: Tx, customerIds: number[]): Promise<Map<number, string[]>> {
-    const known = await memoInTransaction(tx.manager, 'invoice-issue-mail:emails', () =>
-      Promise.resolve(new Map<number, string[]>()),
-    );
-    const missing = [...new Set(customerIds)].filter((id) => !known.has(id));
-    if (missing.length > 0) for (const [id, list] of await billingEmailsOf(tx.manager, missing)) known.set(id, list);
-    return known;
+  /** The customers' addresses, in one statement. */
+  private emailsOf(tx: Tx, customerIds: number[]): Promise<Map<number, string[]>> {
+    return billingEmailsOf(tx.manager, [...new Set(customerIds)]);
   }
 
   private async mailIssued(tx: Tx, event: RecordedEvent): Promise<void> {

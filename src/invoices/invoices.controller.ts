@@ -3,6 +3,7 @@ import { RequestContext } from 'src/core/context/request-context';
 import { ResourceController } from 'src/core/resource/resource-controller';
 import { CreateInvoiceDto, UpdateInvoiceDto } from './dto/invoice-fields.dto';
 import { InvoicesService } from './invoices.service';
+import { WireFullInvoice, WireInvoice } from './wire-invoice';
 
 @Controller('api/v3/invoice')
 export class InvoicesController extends ResourceController({
@@ -13,6 +14,7 @@ export class InvoicesController extends ResourceController({
   update: UpdateInvoiceDto,
   remove: true,
   actions: true,
+  response: { one: WireFullInvoice, many: WireInvoice },
 }) {
   constructor(protected readonly reads: InvoicesService) {
     super();

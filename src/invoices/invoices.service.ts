@@ -34,6 +34,7 @@ import { OpenDueDates } from './open-due-dates';
 import { INVOICE_STATUSES, InvoiceStatusStr, isClosed } from './invoice-status';
 import { invoiceQueryFields } from './invoice.query-fields';
 import { dtoColumns } from 'src/core/validation/dto-columns';
+import { WireFullInvoice, WireInvoice } from './wire-invoice';
 
 /** DTO fields that are not plain invoice columns. */
 const NOT_COLUMNS = new Set(['line_items', 'date', 'customer_id', 'customer_token', 'customer_external_key']);
@@ -146,7 +147,7 @@ export class InvoicesService {
     return true;
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireFullInvoice> {
     const invoice = await findByPathRef(this.dataSource.manager, INVOICE_REF, ref);
     return this.reader.full(this.dataSource.manager, invoice.invoice_id);
   }
@@ -155,7 +156,7 @@ export class InvoicesService {
     return (await findByPathRef(this.dataSource.manager, INVOICE_REF, ref)).invoice_id;
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireInvoice[]> {
     const qb = this.dataSource.manager.createQueryBuilder(Invoice, 'i');
     applyListQuery(qb, this.queryFields(), query, {
       timezone: this.wire.timezone,

@@ -1,158 +1,139 @@
-import { customFields10, customFields20 } from 'src/core/wire/custom-fields';
-import { WireAddresses } from 'src/core/wire/wire-addresses';
+import { ApiProperty, IntersectionType } from '@nestjs/swagger';
+import { WireCustom10, WireCustom20 } from 'src/core/wire/wire-custom-fields';
 import { InvoiceStatusStr } from './invoice-status';
+import { WireDocument } from 'src/core/wire/wire-document';
+import { WireItemLine } from 'src/items/wire-item';
+
+/** What invoices and quotes show alike, beyond what subscriptions share with them. */
+export class WireBilledDocument extends WireDocument {
+  @ApiProperty({ type: 'number' }) subtotal: number;
+  @ApiProperty({ type: 'number' }) taxes: number;
+  @ApiProperty({ type: 'number' }) total: number;
+  @ApiProperty({ type: 'integer', nullable: true }) package_id: number | null;
+  @ApiProperty({ type: 'string' }) url_permalink: string;
+  @ApiProperty({ type: 'string' }) url_pdflink: string;
+  @ApiProperty({ type: 'string' }) url_paylink: string;
+  @ApiProperty({ type: 'string', nullable: true }) refnumber: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) date: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) due_date: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) admin_name: string | null;
+  @ApiProperty({ type: 'string' }) bill_block: string;
+  @ApiProperty({ type: 'string' }) ship_block: string;
+  @ApiProperty({ type: 'string', nullable: true }) memo: string | null;
+}
 
 /**
- * An invoice on the wire (SPEC "Invoice"), as InvoicePresenter writes it: floats (money)
- * as numbers, dates and datetimes as strings in the account zone, null where unset. It
- * is the presenter's return type: a field added there is a type error until declared here.
+ * An invoice (SPEC "Invoice") on the wire, as InvoicePresenter writes it: money as numbers, dates and datetimes as
+ * strings in the account zone, null where unset. It is the presenter's return type (a
+ * field added there is a type error until declared here) and, through `@ApiProperty`, the
+ * `response` of its envelope in the OpenAPI document.
  */
-export type WireInvoice = {
-  invoice_id: number;
-  currency_id: number;
-  terms_id: number;
-  token: string;
-  refnumber: string | null;
-  cycle_this_date: string | null;
-  bill_notes: string | null;
-  ship_notes: string | null;
-  write_datetime: string | null;
-  void_datetime: string | null;
-  currency_symbol: string | null;
-  currency_iso4217: string | null;
-  invoice_status_name: string;
+export class WireInvoice extends IntersectionType(WireBilledDocument, WireCustom20) {
+  @ApiProperty({ type: 'integer' }) invoice_id: number;
+  @ApiProperty({ type: 'string', nullable: true }) cycle_this_date: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) void_datetime: string | null;
+  @ApiProperty({ type: 'string' }) invoice_status_name: string;
+  @ApiProperty({ enum: ['open-unpaid', 'open-overdue', 'open-collections', 'closed-paid', 'closed-void'] })
   invoice_status_str: InvoiceStatusStr;
-  invoice_status_state: string;
-  subtotal: number;
-  total: number;
-  taxes: number;
-  credits: number;
-  payments: number;
-  applied: number;
-  sum_base: number;
-  sum_usage: number;
-  sum_onetime: number;
-  is_paid: boolean;
-  balance: number;
-  is_void: boolean;
-  due_date: string | null;
-  terms_name: string | null;
-  terms_days: number | null;
-  days_overdue: number;
-  is_overdue: boolean;
-  date: string | null;
-  delay_datetime: null;
-  bill_block: string;
-  ship_block: string;
-  url_permalink: string;
-  url_paylink: string;
-  url_pdflink: string;
-  package_id: number | null;
-  customer_id: number;
-  external_key: string | null;
-  mod_datetime: string | null;
-  brand_id: number;
-  brand_name: string | null;
-  class_id: number | null;
-  class_name: string | null;
-  admin_id: number | null;
-  admin_name: string | null;
-  paycycle: string;
-  paycycle_name: string | null;
-  memo: string | null;
-  tags: string[];
-  cycle_pre_from_date: string | null;
-  cycle_pre_to_date: string | null;
-  cycle_post_from_date: string | null;
-  cycle_post_to_date: string | null;
-  writeoffs: number;
-  refunds: number;
-  overdue: number;
-  /** Failed payment attempts. */
-  declines: number;
-  paid_date: string | null;
-  invoice_status_id: number;
-  url_self: string;
-} & WireAddresses &
-  ReturnType<typeof customFields20>;
+  @ApiProperty({ type: 'string' }) invoice_status_state: string;
+  @ApiProperty({ type: 'number' }) credits: number;
+  @ApiProperty({ type: 'number' }) payments: number;
+  @ApiProperty({ type: 'number' }) applied: number;
+  @ApiProperty({ type: 'number' }) sum_base: number;
+  @ApiProperty({ type: 'number' }) sum_usage: number;
+  @ApiProperty({ type: 'number' }) sum_onetime: number;
+  @ApiProperty({ type: 'boolean' }) is_paid: boolean;
+  @ApiProperty({ type: 'number' }) balance: number;
+  @ApiProperty({ type: 'boolean' }) is_void: boolean;
+  @ApiProperty({ type: 'integer' }) days_overdue: number;
+  @ApiProperty({ type: 'boolean' }) is_overdue: boolean;
+  @ApiProperty({ type: 'string', nullable: true, description: 'always null' }) delay_datetime: null;
+  @ApiProperty({ type: 'string', nullable: true }) brand_name: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) class_name: string | null;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiProperty({ type: 'string', nullable: true }) cycle_pre_from_date: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) cycle_pre_to_date: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) cycle_post_from_date: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) cycle_post_to_date: string | null;
+  @ApiProperty({ type: 'number' }) writeoffs: number;
+  @ApiProperty({ type: 'number' }) refunds: number;
+  @ApiProperty({ type: 'number' }) overdue: number;
+  @ApiProperty({ type: 'number' }) declines: number;
+  @ApiProperty({ type: 'string', nullable: true }) paid_date: string | null;
+  @ApiProperty({ type: 'integer' }) invoice_status_id: number;
+}
 
-/** A line item of an invoice on the wire (SPEC "Invoice", line items). */
-export type WireInvoiceLine = {
-  invoice_id: number;
-  item_id: number;
-  tierset_id: number | null;
-  descrip: string | null;
-  line_rate: number;
-  line_quantity: number;
-  line_usage: number;
-  tax_taxable: number;
-  tax_taxed: number;
-  tax_total: number;
-  is_base: boolean;
-  is_free: boolean;
-  is_setup: boolean;
-  is_usage: boolean;
-  is_recurring: boolean;
-  is_taxed: boolean;
-  item_name: string | null;
-  item_external_key: string | null;
-  item_token: string | null;
-  item_accounting_sku: string | null;
-  item_units: string | null;
-  line_item_id: number;
-  package_line_id: number | null;
-  package_line_external_key: null;
-  package_obligation_id: null;
-  package_line_first_obligation_id: null;
-  admin_id: number | null;
-  paycycle: string;
-  /** The prorated fraction of the period, when the line is prorated. */
-  line_prorate: number | null;
-  line_subtotal: number;
-  line_total: number;
-  usage_from: string | null;
-  usage_to: string | null;
-  number_of_recurs_this: null;
-  number_of_recurs_line: null;
-  tax_id: number | null;
-  tax_group_id: number | null;
-  tax_name: string | null;
-  tax_group_name: string | null;
-  is_latefee: boolean;
-  is_obligation: boolean;
-} & ReturnType<typeof customFields10>;
+/** A line with its price (invoice and quote lines). */
+export class WirePricedLine extends WireItemLine {
+  @ApiProperty({ type: 'boolean' }) is_base: boolean;
+  @ApiProperty({ type: 'number' }) line_subtotal: number;
+  @ApiProperty({ type: 'number' }) line_total: number;
+}
+
+/** One line of an invoice. */
+export class WireInvoiceLine extends IntersectionType(WirePricedLine, WireCustom10) {
+  @ApiProperty({ type: 'integer' }) invoice_id: number;
+  @ApiProperty({ type: 'number' }) line_rate: number;
+  @ApiProperty({ type: 'number' }) line_usage: number;
+  @ApiProperty({ type: 'number' }) tax_taxable: number;
+  @ApiProperty({ type: 'number' }) tax_taxed: number;
+  @ApiProperty({ type: 'number' }) tax_total: number;
+  @ApiProperty({ type: 'boolean' }) is_free: boolean;
+  @ApiProperty({ type: 'boolean' }) is_setup: boolean;
+  @ApiProperty({ type: 'boolean' }) is_usage: boolean;
+  @ApiProperty({ type: 'boolean' }) is_recurring: boolean;
+  @ApiProperty({ type: 'boolean' }) is_taxed: boolean;
+  @ApiProperty({ type: 'string', nullable: true }) item_units: string | null;
+  @ApiProperty({ type: 'integer', nullable: true }) package_line_id: number | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'always null' }) package_line_external_key: null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'always null' }) package_obligation_id: null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'always null' }) package_line_first_obligation_id: null;
+  @ApiProperty({ type: 'integer', nullable: true }) admin_id: number | null;
+  @ApiProperty({ type: 'string' }) paycycle: string;
+  @ApiProperty({ type: 'number', nullable: true }) line_prorate: number | null;
+  @ApiProperty({ type: 'string', nullable: true }) usage_from: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) usage_to: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'always null' }) number_of_recurs_this: null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'always null' }) number_of_recurs_line: null;
+  @ApiProperty({ type: 'integer', nullable: true }) tax_id: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) tax_group_id: number | null;
+  @ApiProperty({ type: 'string', nullable: true }) tax_name: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) tax_group_name: string | null;
+  @ApiProperty({ type: 'boolean' }) is_latefee: boolean;
+  @ApiProperty({ type: 'boolean' }) is_obligation: boolean;
+}
 
 /** One entry of an invoice's payment schedule; `balance` is what is left of it. */
-export type WireInvoiceScheduleEntry = {
-  invoice_schedule_id: number;
-  invoice_id: number;
-  token: string;
-  paymethod: string;
-  creditcard_id: number | null;
-  ach_id: number | null;
-  tokenized_id: number | null;
-  due_date: string | null;
-  days_overdue: number;
-  amount: number;
-  amount_or_percent_formatted: string;
-  balance: number;
-  date: string | null;
-  url_paylink: string;
-  url_ttl_paylink: string;
-};
+export class WireInvoiceScheduleEntry {
+  @ApiProperty({ type: 'integer' }) invoice_schedule_id: number;
+  @ApiProperty({ type: 'integer' }) invoice_id: number;
+  @ApiProperty({ type: 'string' }) token: string;
+  @ApiProperty({ type: 'string' }) paymethod: string;
+  @ApiProperty({ type: 'integer', nullable: true }) creditcard_id: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) ach_id: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) tokenized_id: number | null;
+  @ApiProperty({ type: 'string', nullable: true }) due_date: string | null;
+  @ApiProperty({ type: 'integer' }) days_overdue: number;
+  @ApiProperty({ type: 'number' }) amount: number;
+  @ApiProperty({ type: 'string' }) amount_or_percent_formatted: string;
+  @ApiProperty({ type: 'number' }) balance: number;
+  @ApiProperty({ type: 'string', nullable: true }) date: string | null;
+  @ApiProperty({ type: 'string' }) url_paylink: string;
+  @ApiProperty({ type: 'string' }) url_ttl_paylink: string;
+}
 
 /** One sending of an invoice (by mail or print). */
-export type WireInvoiceDelivery = {
-  invoice_delivery_id: number;
-  method: 'email' | 'print';
-  email: string | null;
-  mail_message_id: number | null;
-  sent_datetime: string | null;
-};
+export class WireInvoiceDelivery {
+  @ApiProperty({ type: 'integer' }) invoice_delivery_id: number;
+  @ApiProperty({ enum: ['print', 'email'] }) method: 'print' | 'email';
+  @ApiProperty({ type: 'string', nullable: true }) email: string | null;
+  @ApiProperty({ type: 'integer', nullable: true }) mail_message_id: number | null;
+  @ApiProperty({ type: 'string', nullable: true }) sent_datetime: string | null;
+}
 
 /** A single invoice read: the overview with its lines, schedule and sendings. */
-export type WireFullInvoice = WireInvoice & {
-  line_items: WireInvoiceLine[];
-  schedule: WireInvoiceScheduleEntry[];
-  sent: WireInvoiceDelivery[];
-};
+export class WireFullInvoice extends WireInvoice {
+  @ApiProperty({ type: () => [WireInvoiceLine] }) line_items: WireInvoiceLine[];
+  @ApiProperty({ type: () => [WireInvoiceScheduleEntry] }) schedule: WireInvoiceScheduleEntry[];
+  @ApiProperty({ type: () => [WireInvoiceDelivery] }) sent: WireInvoiceDelivery[];
+}

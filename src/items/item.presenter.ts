@@ -2,34 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Item } from './entities/item.entity';
 import { LoadedTierset } from './tierset-loader';
-import { TiersetPresenter, WireTierset } from './tierset.presenter';
-
-/** An item on the wire (DESIGN §6 "Items and pricing"). */
-export type WireItem = {
-  item_id: number;
-  item_type: string;
-  tierset_id: number | null;
-  name: string;
-  description: string | null;
-  units: string | null;
-  accounting_sku: string | null;
-  external_key: string | null;
-  token: string;
-  custom_1: string | null;
-  custom_2: string | null;
-  custom_3: string | null;
-  write_datetime: string | null;
-  mod_datetime: string | null;
-  units_plural: string;
-  enabled: boolean;
-  tax_group_id: number | null;
-  expire_recurs: number | null;
-  trial_recurs: number | null;
-  service_data: { trial_days: number; trial_units: number; is_usage: boolean };
-  url_self: string;
-  tiersets: WireTierset[];
-  categories: never[];
-};
+import { TiersetPresenter } from './tierset.presenter';
+import { WireItem } from './wire-item';
 
 /** The wire shape of an item (field order as recorded), the same in lists and single reads. */
 @Injectable()

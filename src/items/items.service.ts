@@ -21,6 +21,7 @@ import { loadCurrentTiersets } from './tierset-loader';
 import { insertTierset } from './tierset-writer';
 import { parseTierset, TiersetInput } from './tierset-input';
 import { dtoColumns } from 'src/core/validation/dto-columns';
+import { WireItem } from './wire-item';
 
 export const ITEM_REF: RefTarget<Item> = { entity: Item, idColumn: 'item_id', resource: 'item' };
 
@@ -84,7 +85,7 @@ export class ItemsService {
     });
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireItem> {
     const item = await findByPathRef(this.dataSource.manager, ITEM_REF, ref);
     return (await this.presentMany(this.dataSource.manager, [item]))[0];
   }
@@ -93,7 +94,7 @@ export class ItemsService {
     return (await findByPathRef(this.dataSource.manager, ITEM_REF, ref)).item_id;
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireItem[]> {
     const qb = this.dataSource.manager.createQueryBuilder(Item, 'it');
     applyListQuery(qb, ITEM_QUERY_FIELDS, query, {
       timezone: this.wire.timezone,
@@ -109,7 +110,7 @@ export class ItemsService {
   }
 
   /** A page of items with their current tiersets and tiers: three queries in all. */
-  private async presentMany(manager: EntityManager, items: Item[]): Promise<Record<string, unknown>[]> {
+  private async presentMany(manager: EntityManager, items: Item[]): Promise<WireItem[]> {
     const tiersets = await loadCurrentTiersets(
       manager,
       items.map((i) => i.item_id),

@@ -5,38 +5,7 @@ import { formatAmount } from 'src/core/money/money-format';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { ReferenceService } from 'src/reference/reference.service';
 import { LoadedTierset } from './tierset-loader';
-
-/** A tier of a tierset on the wire. */
-export type WireTier = {
-  tier_id: number;
-  unit_from: number | null;
-  unit_to: number | null;
-  amount: number | null;
-  amount_formatted: string;
-};
-
-/** A tierset on the wire, as an item carries it. */
-export type WireTierset = {
-  tierset_id: number;
-  currency_id: number;
-  setup: number | null;
-  base: number | null;
-  minimum: number | null;
-  /** A string with six decimals (`"0.000000"`), as the recorded traffic has it. */
-  percent: string;
-  paycycle: string;
-  pricemodel: string;
-  write_datetime: string | null;
-  mod_datetime: string | null;
-  currency_symbol: string | null;
-  currency_iso4217: string | null;
-  setup_formatted: string;
-  base_formatted: string;
-  minimum_formatted: string;
-  percent_formatted: string;
-  pricemodel_desc: string | null;
-  tiers: WireTier[];
-};
+import { WireTierset } from './wire-item';
 
 /** The wire shape of a tierset (field order as recorded) with its tiers. */
 @Injectable()

@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Process, Processor } from '@nestjs/bull';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
 import { lazyRequire } from 'src/core/lazy/lazy-require';
-import { JobQueue } from 'src/core/jobs/job-queue';
+import { JobOf, JobQueue, JOBS_QUEUE } from 'src/core/jobs/job-queue';
 import { insertRow } from 'src/database/insert-row';
 import { assertOutsideUnitOfWork, OutsideUnit, outsideUnit } from 'src/database/outside-call-guard';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
@@ -36,7 +37,8 @@ export const MAIL_DELIVER_JOB = 'mail.deliver';
  * So a committed message is never lost before it is claimed, and never sent twice.
  */
 @Injectable()
-export class MailService implements OnModuleInit {
+@Processor(JOBS_QUEUE)
+export class MailService {
   private readonly logger = new Logger('Mail');
   /** Made by the first message sent: nodemailer is not loaded by a server that sends none. */
   private transportMade?: Transporter;
@@ -55,17 +57,6 @@ export class MailService implements OnModuleInit {
     return (this.transportMade ??= this.config.smtpUrl
       ? createTransport(this.config.smtpUrl)
       : createTransport({ jsonTransport: true }));
-  }
-
-  onModuleInit(): void {
-    this.jobs.register(MAIL_DELIVER_JOB, async (payload) => {
-      try {
-        await this.deliverStored(outsideUnit('mail sending'), Number(payload.mailMessageId));
-      } catch (error) {
-        // The row stays `queued` and the sweeper tries again; the job itself must not fail.
-        this.logger.error(`Mail ${String(payload.mailMessageId)}: ${errorText(error)}`);
-      }
-    });
   }
 
   /** Records the message in the caller's transaction (its id is returned) and sends it after commit. */
@@ -89,6 +80,17 @@ export class MailService implements OnModuleInit {
   /** Queues the sending of a recorded message (a repeat while it waits is one job). */
   kick(id: number): Promise<void> {
     return this.jobs.enqueue(MAIL_DELIVER_JOB, { mailMessageId: id }, { jobId: `mail-${id}` });
+  }
+
+  /** The job `kick` queued: the recorded message sent from its row. */
+  @Process(MAIL_DELIVER_JOB)
+  async deliverJob(job: JobOf<{ mailMessageId: number }>): Promise<void> {
+    try {
+      await this.deliverStored(outsideUnit('mail sending'), Number(job.data.mailMessageId));
+    } catch (error) {
+      // The row stays `queued` and the sweeper tries again; the job itself must not fail.
+      this.logger.error(`Mail ${String(job.data.mailMessageId)}: ${errorText(error)}`);
+    }
   }
 
   /** Sends a recorded message from its row, if it is still `queued` (the sweeper's and the job's way). */

@@ -18,12 +18,13 @@ import { requireCustomer } from './paymethod-owner';
 import { PaymethodStore } from './paymethod-store';
 import { PaymethodPresenter } from './paymethod.presenter';
 import { BANK_ACCOUNT_QUERY_FIELDS } from './paymethod.query-fields';
+import { WireBankAccount } from './wire-paymethod';
 
 export const BANK_ACCOUNT_REF: RefTarget<AchAccount> = { entity: AchAccount, idColumn: 'ach_id', resource: 'ach' };
 
 @Injectable()
 export class BankAccountsService {
-  private readonly methods: PaymethodStore<AchAccount>;
+  private readonly methods: PaymethodStore<AchAccount, WireBankAccount>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -34,7 +35,7 @@ export class BankAccountsService {
     private readonly presenter: PaymethodPresenter,
     private readonly wire: WireFormat,
   ) {
-    this.methods = new PaymethodStore<AchAccount>(
+    this.methods = new PaymethodStore<AchAccount, WireBankAccount>(
       {
         ref: BANK_ACCOUNT_REF,
         queryFields: BANK_ACCOUNT_QUERY_FIELDS,
@@ -104,11 +105,11 @@ export class BankAccountsService {
     return id;
   }
 
-  findOne(ref: string): Promise<Record<string, unknown>> {
+  findOne(ref: string): Promise<WireBankAccount> {
     return this.methods.findOne(ref);
   }
 
-  list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  list(query: Record<string, unknown>): Promise<WireBankAccount[]> {
     return this.methods.list(query);
   }
 

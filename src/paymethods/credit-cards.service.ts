@@ -20,6 +20,7 @@ import { requireCustomer } from './paymethod-owner';
 import { PaymethodStore } from './paymethod-store';
 import { PaymethodPresenter } from './paymethod.presenter';
 import { CARD_QUERY_FIELDS } from './paymethod.query-fields';
+import { WireCreditCard } from './wire-paymethod';
 
 export const CARD_REF: RefTarget<CreditCard> = {
   entity: CreditCard,
@@ -34,7 +35,7 @@ type CardExtras = Pick<CardFieldsDto, 'name' | 'address' | 'city' | 'state' | 'p
 
 @Injectable()
 export class CreditCardsService {
-  private readonly methods: PaymethodStore<CreditCard>;
+  private readonly methods: PaymethodStore<CreditCard, WireCreditCard>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -45,7 +46,7 @@ export class CreditCardsService {
     private readonly presenter: PaymethodPresenter,
     private readonly wire: WireFormat,
   ) {
-    this.methods = new PaymethodStore<CreditCard>(
+    this.methods = new PaymethodStore<CreditCard, WireCreditCard>(
       {
         ref: CARD_REF,
         queryFields: CARD_QUERY_FIELDS,
@@ -142,11 +143,11 @@ export class CreditCardsService {
     return id;
   }
 
-  findOne(ref: string): Promise<Record<string, unknown>> {
+  findOne(ref: string): Promise<WireCreditCard> {
     return this.methods.findOne(ref);
   }
 
-  list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  list(query: Record<string, unknown>): Promise<WireCreditCard[]> {
     return this.methods.list(query);
   }
 

@@ -4,10 +4,10 @@ import { ApiResult, created } from 'src/core/envelope/api-result';
 import { WireFormat } from 'src/core/wire/wire-format';
 
 /** What each payment-method resource offers its controller. */
-export interface PaymethodResource<Dto> {
+export interface PaymethodResource<Dto, Wire> {
   create(ctx: RequestContext, dto: Dto, body: Record<string, unknown>): Promise<number>;
-  findOne(ref: string): Promise<Record<string, unknown>>;
-  list(query: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  findOne(ref: string): Promise<Wire>;
+  list(query: Record<string, unknown>): Promise<Wire[]>;
   count(query: Record<string, unknown>): Promise<number>;
   remove(ctx: RequestContext, ref: string): Promise<true>;
 }
@@ -16,16 +16,16 @@ export interface PaymethodResource<Dto> {
  * The routes shared by `/creditcard`, `/ach` and `/tokenized` (GET one, list, `_count`,
  * DELETE, and the POST 201 each subclass routes with its DTO); each subclass names its path and service.
  */
-export abstract class PaymethodResourceController<Dto extends object> {
+export abstract class PaymethodResourceController<Dto extends object, Wire extends object> {
   protected abstract readonly path: string;
 
   protected constructor(
-    private readonly resource: PaymethodResource<Dto>,
+    private readonly resource: PaymethodResource<Dto, Wire>,
     private readonly wire: WireFormat,
   ) {}
 
   @Get()
-  list(@Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  list(@Query() query: Record<string, unknown>): Promise<Wire[]> {
     return this.resource.list(query);
   }
 
@@ -35,7 +35,7 @@ export abstract class PaymethodResourceController<Dto extends object> {
   }
 
   @Get(':ref')
-  findOne(@Param('ref') ref: string): Promise<Record<string, unknown>> {
+  findOne(@Param('ref') ref: string): Promise<Wire> {
     return this.resource.findOne(ref);
   }
 

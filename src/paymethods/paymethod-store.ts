@@ -10,14 +10,14 @@ import { Customer } from 'src/customers/entities/customer.entity';
 import { UnitOfWork } from 'src/database/unit-of-work';
 
 /** What sets one kind of stored payment method (card, bank account, tokenized) apart. */
-export interface PaymethodKind<T extends ObjectLiteral> {
+export interface PaymethodKind<T extends ObjectLiteral, W> {
   ref: RefTarget<T>;
   queryFields: FieldMap;
   /** The customer column that points at this kind as the default method. */
   defaultColumn: 'default_creditcard_id' | 'default_ach_id' | 'default_tokenized_id';
   /** For messages: "credit card", "bank account", ... */
   noun: string;
-  present(row: T): Record<string, unknown>;
+  present(row: T): W;
   /** Only numeric ids address it (no token or external key of its own). */
   idsOnly?: boolean;
 }
@@ -30,9 +30,9 @@ export interface PaymethodStoreDeps {
 }
 
 /** Read, list, count, delete and ownership checks, the same for every kind of payment method. */
-export class PaymethodStore<T extends ObjectLiteral & { customer_id: number }> {
+export class PaymethodStore<T extends ObjectLiteral & { customer_id: number }, W extends object> {
   constructor(
-    private readonly kind: PaymethodKind<T>,
+    private readonly kind: PaymethodKind<T, W>,
     private readonly deps: PaymethodStoreDeps,
   ) {}
 
@@ -41,11 +41,11 @@ export class PaymethodStore<T extends ObjectLiteral & { customer_id: number }> {
     return findByPathRef(m, this.kind.ref, ref);
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<W> {
     return this.kind.present(await this.find(this.deps.dataSource.manager, ref));
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<W[]> {
     const qb = this.deps.dataSource.manager.createQueryBuilder(this.kind.ref.entity, 'pm');
     applyListQuery(qb, this.kind.queryFields, query, {
       timezone: this.deps.wire.timezone,

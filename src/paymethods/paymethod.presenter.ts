@@ -5,67 +5,12 @@ import { BRAND_NAMES, CardBrand } from './card-number';
 import { AchAccount } from './entities/ach-account.entity';
 import { CreditCard } from './entities/credit-card.entity';
 import { TokenizedPaymethod } from './entities/tokenized-paymethod.entity';
+import { WireBankAccount, WireCreditCard, WireTokenized } from './wire-paymethod';
 
 const BANK_TYPE_NAMES: Readonly<Record<string, string>> = {
   chec: 'Checking',
   savi: 'Savings',
   busi: 'Business Checking',
-};
-
-/** A `/creditcard` on the wire: never the full number or the CVV. */
-export type WireCreditCard = {
-  creditcard_id: number;
-  external_key: string | null;
-  type: string;
-  token: string;
-  expdate: string;
-  write_datetime: string | null;
-  write_ipaddr: string | null;
-  mask_number: string;
-  name: string;
-  expdate_month: string;
-  expdate_year: string;
-  expdate_formatted: string;
-  type_name: string;
-  customer_id: number;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  postcode: string | null;
-  country: string | null;
-  url_self: string;
-};
-
-/** An `/ach` bank account on the wire. */
-export type WireBankAccount = {
-  ach_id: number;
-  external_key: string | null;
-  type: string;
-  token: string;
-  write_datetime: string | null;
-  write_ipaddr: string | null;
-  mask_number: string;
-  routing: string;
-  name: string;
-  bank: string;
-  type_name: string;
-  customer_id: number;
-  url_self: string;
-};
-
-/** A `/tokenized` payment method on the wire: `token` is the outside vault's. */
-export type WireTokenized = {
-  tokenized_id: number;
-  type: string | null;
-  token: string;
-  customer_id: number;
-  name: string | null;
-  paymethod_hint: string | null;
-  type_hint: string | null;
-  expdate: string | null;
-  /** The last four digits the gateway told of it (`xxxx-xxxx-xxxx-4242`), null when it told none. */
-  mask_number: string | null;
-  write_datetime: string | null;
 };
 
 /** Wire shapes of stored payment methods (field order as recorded). */

@@ -11,9 +11,10 @@ import { CreateCreditCardDto } from './dto/card-fields.dto';
 import { CreateTokenizedDto } from './dto/create-tokenized.dto';
 import { PaymethodResourceController } from './paymethod-resource.controller';
 import { TokenizedService } from './tokenized.service';
+import { WireBankAccount, WireCreditCard, WireTokenized } from './wire-paymethod';
 
 @Controller('api/v3/creditcard')
-export class CreditCardsController extends PaymethodResourceController<CreateCreditCardDto> {
+export class CreditCardsController extends PaymethodResourceController<CreateCreditCardDto, WireCreditCard> {
   protected readonly path = 'creditcard';
 
   constructor(service: CreditCardsService, wire: WireFormat) {
@@ -32,7 +33,7 @@ export class CreditCardsController extends PaymethodResourceController<CreateCre
 }
 
 @Controller('api/v3/ach')
-export class BankAccountsController extends PaymethodResourceController<CreateBankAccountDto> {
+export class BankAccountsController extends PaymethodResourceController<CreateBankAccountDto, WireBankAccount> {
   protected readonly path = 'ach';
 
   constructor(service: BankAccountsService, wire: WireFormat) {
@@ -51,7 +52,7 @@ export class BankAccountsController extends PaymethodResourceController<CreateBa
 }
 
 @Controller('api/v3/tokenized')
-export class TokenizedController extends PaymethodResourceController<CreateTokenizedDto> {
+export class TokenizedController extends PaymethodResourceController<CreateTokenizedDto, WireTokenized> {
   protected readonly path = 'tokenized';
 
   constructor(service: TokenizedService, wire: WireFormat) {

@@ -16,6 +16,7 @@ import { requireCustomer } from './paymethod-owner';
 import { PaymethodStore } from './paymethod-store';
 import { PaymethodPresenter } from './paymethod.presenter';
 import { TOKENIZED_QUERY_FIELDS } from './paymethod.query-fields';
+import { WireTokenized } from './wire-paymethod';
 
 export const TOKENIZED_REF: RefTarget<TokenizedPaymethod> = {
   entity: TokenizedPaymethod,
@@ -25,7 +26,7 @@ export const TOKENIZED_REF: RefTarget<TokenizedPaymethod> = {
 
 @Injectable()
 export class TokenizedService {
-  private readonly methods: PaymethodStore<TokenizedPaymethod>;
+  private readonly methods: PaymethodStore<TokenizedPaymethod, WireTokenized>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -36,7 +37,7 @@ export class TokenizedService {
     private readonly wire: WireFormat,
     private readonly gateway: PaymentGateway,
   ) {
-    this.methods = new PaymethodStore<TokenizedPaymethod>(
+    this.methods = new PaymethodStore<TokenizedPaymethod, WireTokenized>(
       {
         ref: TOKENIZED_REF,
         queryFields: TOKENIZED_QUERY_FIELDS,
@@ -83,11 +84,11 @@ export class TokenizedService {
     });
   }
 
-  findOne(ref: string): Promise<Record<string, unknown>> {
+  findOne(ref: string): Promise<WireTokenized> {
     return this.methods.findOne(ref);
   }
 
-  list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  list(query: Record<string, unknown>): Promise<WireTokenized[]> {
     return this.methods.list(query);
   }
 

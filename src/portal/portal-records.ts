@@ -11,6 +11,7 @@ import { QuotesService } from 'src/quotes/quotes.service';
 import { SubscriptionsService } from 'src/subscriptions/subscriptions.service';
 import { TransactionsService } from 'src/transactions/transactions.service';
 import { text } from './documents/wire-values';
+import { fieldsOf } from 'src/core/wire/fields-of';
 
 export type Wire = Record<string, unknown>;
 
@@ -56,8 +57,8 @@ export class PortalRecords {
     return orNull(this.invoices.findOne(String(id)));
   }
 
-  customer(id: number): Promise<Wire> {
-    return this.customers.findOne(String(id));
+  async customer(id: number): Promise<Wire> {
+    return fieldsOf(await this.customers.findOne(String(id)));
   }
 
   /** The masked number of the customer's default card or bank account, if any. */
@@ -81,8 +82,8 @@ export class PortalRecords {
     return null;
   }
 
-  transaction(id: number): Promise<Wire> {
-    return this.transactions.findOne(String(id));
+  async transaction(id: number): Promise<Wire> {
+    return fieldsOf(await this.transactions.findOne(String(id)));
   }
 
   /** Newest first, over the given customers. */
@@ -92,7 +93,10 @@ export class PortalRecords {
         this.invoices.list({ where: `customer_id:EQUALS:${id}`, order: 'invoice_id:DESC', limit: MAX_ROWS }),
       ),
     );
-    return lists.flat().sort((a, b) => Number(b.invoice_id) - Number(a.invoice_id));
+    return lists
+      .flat()
+      .sort((a, b) => b.invoice_id - a.invoice_id)
+      .map(fieldsOf);
   }
 
   async subscriptionsOf(customerIds: number[]): Promise<Wire[]> {
@@ -101,7 +105,10 @@ export class PortalRecords {
         this.subscriptions.list({ where: `customer_id:EQUALS:${id}`, order: 'package_id:DESC', limit: MAX_ROWS }),
       ),
     );
-    return lists.flat().sort((a, b) => Number(b.package_id) - Number(a.package_id));
+    return lists
+      .flat()
+      .sort((a, b) => b.package_id - a.package_id)
+      .map(fieldsOf);
   }
 
   async quotesOf(customerIds: number[]): Promise<Wire[]> {
@@ -110,7 +117,10 @@ export class PortalRecords {
         this.quotes.list({ where: `customer_id:EQUALS:${id}`, order: 'quote_id:DESC', limit: MAX_ROWS }),
       ),
     );
-    return lists.flat().sort((a, b) => Number(b.quote_id) - Number(a.quote_id));
+    return lists
+      .flat()
+      .sort((a, b) => b.quote_id - a.quote_id)
+      .map(fieldsOf);
   }
 
   async paymentsOf(customerIds: number[]): Promise<Wire[]> {
@@ -119,21 +129,25 @@ export class PortalRecords {
         this.transactions.list({ where: `customer_id:EQUALS:${id}`, order: 'transaction_id:DESC', limit: MAX_ROWS }),
       ),
     );
-    return lists.flat().sort((a, b) => Number(b.transaction_id) - Number(a.transaction_id));
+    return lists
+      .flat()
+      .sort((a, b) => b.transaction_id - a.transaction_id)
+      .map(fieldsOf);
   }
 
-  paymentsOn(invoiceId: number): Promise<Wire[]> {
-    return this.transactions.list({
+  async paymentsOn(invoiceId: number): Promise<Wire[]> {
+    const payments = await this.transactions.list({
       where: `applied_to.invoice_id:EQUALS:${invoiceId}`,
       order: 'transaction_id:ASC',
       limit: MAX_ROWS,
     });
+    return payments.map(fieldsOf);
   }
 }
 
-async function orNull(read: Promise<Wire>): Promise<Wire | null> {
+async function orNull(read: Promise<object>): Promise<Wire | null> {
   try {
-    return await read;
+    return fieldsOf(await read);
   } catch (error) {
     if (error instanceof ApiError && error.code === 404) return null;
     throw error;

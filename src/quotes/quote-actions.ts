@@ -34,6 +34,9 @@ import { quoteParts } from './quote-parts';
 import { QuoteReader } from './quote-reader';
 import { QUOTE_REF } from './quote-ref';
 import { QuotesService } from './quotes.service';
+import { fieldsOf } from 'src/core/wire/fields-of';
+import { WireFullInvoice } from 'src/invoices/wire-invoice';
+import { WireFullSubscription } from 'src/subscriptions/wire-subscription';
 
 /** What a won quote became: the action's response (DESIGN §6 "Quotes"). */
 export interface ConvertedTo {
@@ -90,7 +93,7 @@ export class QuoteActions {
       const lines = await m.find(QuoteLine, { where: { quote_id: quote.quote_id }, order: { sort_order: 'ASC' } });
       const now = this.clock.now();
       let result: ConvertedTo;
-      let created: { invoices?: Record<string, unknown>[]; packages?: Record<string, unknown>[] };
+      let created: { invoices?: WireFullInvoice[]; packages?: WireFullSubscription[] };
       if (quote.paycycle === 'one') {
         const invoiceId = await this.issueInvoice(tx, ctx, quote, lines);
         result = { id: invoiceId, context_str: 'invoice' };
@@ -177,7 +180,7 @@ export class QuoteActions {
         validUntil: wire.validuntil_date,
         recurring: quote.paycycle !== 'one',
         paycycleWord: String(wire.paycycle_name).toLowerCase(),
-        recurringTotal: formatAmount(symbol, quoteParts(wire).recurring),
+        recurringTotal: formatAmount(symbol, quoteParts(fieldsOf(wire)).recurring),
         total: formatAmount(symbol, quote.total),
         upfront: formatAmount(symbol, quote.upfront),
         viewUrl: wire.url_permalink,

@@ -4,6 +4,8 @@ import { EventRecorder } from 'src/core/events/event-recorder';
 import { CustomersService } from 'src/customers/customers.service';
 import { Tx } from 'src/database/unit-of-work';
 import { QuoteReader } from './quote-reader';
+import { WireFullInvoice } from 'src/invoices/wire-invoice';
+import { WireFullSubscription } from 'src/subscriptions/wire-subscription';
 
 export type QuoteEvent = 'insert' | 'update' | 'status' | 'won' | 'lost' | 'nightly';
 
@@ -24,10 +26,10 @@ export class QuoteEvents {
     ctx: RequestContext,
     quoteId: number,
     events: QuoteEvent[],
-    created: { invoices?: Record<string, unknown>[]; packages?: Record<string, unknown>[] } = {},
+    created: { invoices?: WireFullInvoice[]; packages?: WireFullSubscription[] } = {},
   ): Promise<void> {
     const quote = await this.reader.full(tx.manager, quoteId);
-    const customer = await this.customers.presentById(tx.manager, quote.customer_id as number);
+    const customer = await this.customers.presentById(tx.manager, quote.customer_id);
     const data = { quote, customer, invoices: created.invoices ?? [], packages: created.packages ?? [] };
     for (const event of events) {
       await this.events.record(tx, ctx, { contextStr: 'quote', contextId: quoteId, event, data });

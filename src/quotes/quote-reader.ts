@@ -7,6 +7,7 @@ import { MailMessage } from 'src/mail/entities/mail-message.entity';
 import { QuoteLine } from './entities/quote-line.entity';
 import { Quote } from './entities/quote.entity';
 import { QuotePresenter, QuoteLineWithItem } from './quote.presenter';
+import { WireFullQuote, WireQuote } from './wire-quote';
 
 /**
  * Reads quotes for the wire: a page is its one query (sums are stored); a full quote adds
@@ -16,11 +17,11 @@ import { QuotePresenter, QuoteLineWithItem } from './quote.presenter';
 export class QuoteReader {
   constructor(private readonly presenter: QuotePresenter) {}
 
-  overviews(quotes: Quote[]): Record<string, unknown>[] {
+  overviews(quotes: Quote[]): WireQuote[] {
     return quotes.map((q) => this.presenter.overview(q));
   }
 
-  async full(m: EntityManager, quoteId: number): Promise<Record<string, unknown>> {
+  async full(m: EntityManager, quoteId: number): Promise<WireFullQuote> {
     const quote = await m.findOne(Quote, { where: { quote_id: quoteId } });
     if (!quote) throw ApiError.notFound('quote');
     const lines = await this.lines(m, quoteId);

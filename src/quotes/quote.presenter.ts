@@ -12,6 +12,7 @@ import { ReferenceService } from 'src/reference/reference.service';
 import { QuoteLine } from './entities/quote-line.entity';
 import { Quote } from './entities/quote.entity';
 import { QUOTE_STATUSES, QuoteStatusStr } from './quote-status';
+import { WireQuote, WireQuoteLine, WireQuoteSent } from './wire-quote';
 
 export type QuoteLineWithItem = QuoteLine & { item?: Item | null };
 
@@ -24,7 +25,7 @@ export class QuotePresenter {
     private readonly tiersets: TiersetPresenter,
   ) {}
 
-  overview(q: Quote): Record<string, unknown> {
+  overview(q: Quote): WireQuote {
     const currency = this.reference.currency(q.currency_id);
     const terms = this.reference.terms(q.terms_id);
     const status = QUOTE_STATUSES[q.quote_status_str as QuoteStatusStr];
@@ -107,7 +108,7 @@ export class QuotePresenter {
     };
   }
 
-  line(l: QuoteLineWithItem, tierset: LoadedTierset | undefined): Record<string, unknown> {
+  line(l: QuoteLineWithItem, tierset: LoadedTierset | undefined): WireQuoteLine {
     const item = l.item ?? null;
     return {
       quote_id: l.quote_id,
@@ -133,7 +134,7 @@ export class QuotePresenter {
   }
 
   /** The quote's `sent`: each message of its `email` action, as an invoice's `sent` shows one. */
-  sent(messages: MailMessage[]): Record<string, unknown>[] {
+  sent(messages: MailMessage[]): WireQuoteSent[] {
     return messages.map((msg) => ({
       mail_message_id: msg.mail_message_id,
       method: 'email',

@@ -27,6 +27,7 @@ import { QuoteReader } from './quote-reader';
 import { QUOTE_REF } from './quote-ref';
 import { QUOTE_STATUSES, QuoteStatusStr } from './quote-status';
 import { QUOTE_QUERY_FIELDS } from './quote.query-fields';
+import { WireFullQuote, WireQuote } from './wire-quote';
 
 /** DTO fields that are not plain quote columns. */
 const NOT_COLUMNS = new Set([
@@ -127,7 +128,7 @@ export class QuotesService {
     });
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireFullQuote> {
     return this.reader.full(this.dataSource.manager, await this.idOf(ref));
   }
 
@@ -135,7 +136,7 @@ export class QuotesService {
     return (await findByPathRef(this.dataSource.manager, QUOTE_REF, ref)).quote_id;
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireQuote[]> {
     const qb = this.dataSource.manager.createQueryBuilder(Quote, 'q');
     applyListQuery(qb, QUOTE_QUERY_FIELDS, query, {
       timezone: this.wire.timezone,

@@ -55,7 +55,7 @@ export class SubscriptionEvents {
     const packages = await this.reader.fullMany(m, packageIds, tiersets);
     const customers = await this.customers.presentManyById(
       m,
-      packages.map((pkg) => pkg.customer_id as number),
+      packages.map((pkg) => pkg.customer_id),
     );
     const users = await presentMainContacts(m, customers, this.wire, this.reference);
     await this.events.recordMany(

@@ -13,6 +13,7 @@ import { Subscription } from './entities/subscription.entity';
 import { LINE_ITEM_COLUMNS, LineWithItem, SubscriptionFigures, SubscriptionPresenter } from './subscription.presenter';
 import { subscriptionStatus } from './subscription-status';
 import { hasEnded } from 'src/billing/cycles/line-billing';
+import { WireFullSubscription, WireSubscription } from './wire-subscription';
 
 /**
  * Reads subscriptions for the wire. A page costs a fixed number of statements however
@@ -31,7 +32,7 @@ export class SubscriptionReader {
     private readonly presenter: SubscriptionPresenter,
   ) {}
 
-  async overviews(m: EntityManager, subs: Subscription[]): Promise<Record<string, unknown>[]> {
+  async overviews(m: EntityManager, subs: Subscription[]): Promise<WireSubscription[]> {
     const lines = await this.lines(
       m,
       subs.map((s) => s.package_id),
@@ -48,7 +49,7 @@ export class SubscriptionReader {
     m: EntityManager,
     packageId: number,
     loaded?: Map<number, LoadedTierset[]>,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<WireFullSubscription> {
     return (await this.fullMany(m, [packageId], loaded))[0];
   }
 
@@ -57,7 +58,7 @@ export class SubscriptionReader {
     m: EntityManager,
     packageIds: readonly number[],
     loaded?: Map<number, LoadedTierset[]>,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<WireFullSubscription[]> {
     const ids = [...new Set(packageIds)];
     if (ids.length === 0) return [];
     // Whole rows through precomputed readers, not `find`: a billing run's batch reads back

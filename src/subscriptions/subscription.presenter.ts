@@ -11,6 +11,7 @@ import { ReferenceService } from 'src/reference/reference.service';
 import { SubscriptionLine } from './entities/subscription-line.entity';
 import { Subscription } from './entities/subscription.entity';
 import { SUBSCRIPTION_STATUSES, SubscriptionStatusStr } from './subscription-status';
+import { WireSubscription, WireSubscriptionLine } from './wire-subscription';
 
 /** The money and status a subscription's invoices and lines give it (subscription-reader.ts). */
 export interface SubscriptionFigures {
@@ -55,7 +56,7 @@ export class SubscriptionPresenter {
     private readonly tiersets: TiersetPresenter,
   ) {}
 
-  overview(p: Subscription, f: SubscriptionFigures): Record<string, unknown> {
+  overview(p: Subscription, f: SubscriptionFigures): WireSubscription {
     const currency = this.reference.currency(p.currency_id);
     const terms = this.reference.terms(p.terms_id);
     const status = SUBSCRIPTION_STATUSES[f.status];
@@ -122,7 +123,7 @@ export class SubscriptionPresenter {
     };
   }
 
-  line(l: LineWithItem, tierset: LoadedTierset | undefined): Record<string, unknown> {
+  line(l: LineWithItem, tierset: LoadedTierset | undefined): WireSubscriptionLine {
     const item = l.item ?? null;
     return {
       item_id: l.item_id,

@@ -27,6 +27,7 @@ import { SubscriptionMrr } from './subscription-mrr';
 import { SubscriptionReader } from './subscription-reader';
 import { SUBSCRIPTION_REF } from './subscription-ref';
 import { subscriptionQueryFields } from './subscription.query-fields';
+import { WireFullSubscription, WireSubscription } from './wire-subscription';
 
 /** DTO fields that are not plain subscription columns. */
 const NOT_COLUMNS = new Set([
@@ -153,7 +154,7 @@ export class SubscriptionsService {
     });
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireFullSubscription> {
     return this.reader.full(this.dataSource.manager, await this.idOf(ref));
   }
 
@@ -161,7 +162,7 @@ export class SubscriptionsService {
     return (await findByPathRef(this.dataSource.manager, SUBSCRIPTION_REF, ref)).package_id;
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireSubscription[]> {
     const qb = this.dataSource.manager.createQueryBuilder(Subscription, 'p');
     applyListQuery(qb, this.queryFields(), query, {
       timezone: this.wire.timezone,

@@ -6,6 +6,8 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { CreateTaxDto, CreateTaxGroupDto } from './dto/tax-fields.dto';
 import { TaxesService } from './taxes.service';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
+import { AnswersWith } from 'src/core/envelope/envelope-schema';
+import { WireTax, WireTaxGroup } from './wire-tax';
 
 /** `/tax` (name, rate in percent) and `/tax_group` (a named group applying one tax; items point at groups). */
 @Controller('api/v3')
@@ -16,12 +18,14 @@ export class TaxesController {
   ) {}
 
   @Get('tax')
-  listTaxes(): Promise<Record<string, unknown>[]> {
+  @AnswersWith(WireTax, true)
+  listTaxes(): Promise<WireTax[]> {
     return this.taxes.listTaxes();
   }
 
   @Get('tax/:id')
-  oneTax(@Param('id') id: string): Promise<Record<string, unknown>> {
+  @AnswersWith(WireTax)
+  oneTax(@Param('id') id: string): Promise<WireTax> {
     return this.taxes.oneTax(id);
   }
 
@@ -33,12 +37,14 @@ export class TaxesController {
   }
 
   @Get('tax_group')
-  listGroups(): Promise<Record<string, unknown>[]> {
+  @AnswersWith(WireTaxGroup, true)
+  listGroups(): Promise<WireTaxGroup[]> {
     return this.taxes.listGroups();
   }
 
   @Get('tax_group/:id')
-  oneGroup(@Param('id') id: string): Promise<Record<string, unknown>> {
+  @AnswersWith(WireTaxGroup)
+  oneGroup(@Param('id') id: string): Promise<WireTaxGroup> {
     return this.taxes.oneGroup(id);
   }
 

@@ -10,6 +10,7 @@ import { UnitOfWork } from 'src/database/unit-of-work';
 import { Tax } from 'src/reference/entities/reference.entities';
 import { CreateTaxDto, CreateTaxGroupDto } from './dto/tax-fields.dto';
 import { TaxGroup } from './entities/tax-group.entity';
+import { WireTax, WireTaxGroup } from './wire-tax';
 
 /** The tax a group applies, as an invoice line needs it. */
 export interface GroupTax {
@@ -57,12 +58,12 @@ export class TaxesService {
     });
   }
 
-  async listTaxes(): Promise<Record<string, unknown>[]> {
+  async listTaxes(): Promise<WireTax[]> {
     const rows = await this.dataSource.getRepository(Tax).find({ order: { tax_id: 'ASC' } });
     return rows.map((t) => this.presentTax(t));
   }
 
-  async oneTax(id: string): Promise<Record<string, unknown>> {
+  async oneTax(id: string): Promise<WireTax> {
     const row = /^\d{1,9}$/.test(id)
       ? await this.dataSource.getRepository(Tax).findOne({ where: { tax_id: Number(id) } })
       : null;
@@ -70,7 +71,7 @@ export class TaxesService {
     return this.presentTax(row);
   }
 
-  async listGroups(): Promise<Record<string, unknown>[]> {
+  async listGroups(): Promise<WireTaxGroup[]> {
     const ids = (await this.dataSource.getRepository(TaxGroup).find({ select: { tax_group_id: true } })).map(
       (g) => g.tax_group_id,
     );
@@ -78,7 +79,7 @@ export class TaxesService {
     return [...groups.values()].sort((a, b) => a.tax_group_id - b.tax_group_id).map((g) => this.presentGroup(g));
   }
 
-  async oneGroup(id: string): Promise<Record<string, unknown>> {
+  async oneGroup(id: string): Promise<WireTaxGroup> {
     const group = /^\d{1,9}$/.test(id)
       ? (await this.groupTaxes(this.dataSource.manager, [Number(id)])).get(Number(id))
       : undefined;
@@ -117,11 +118,11 @@ export class TaxesService {
     );
   }
 
-  private presentTax(t: Tax): Record<string, unknown> {
+  private presentTax(t: Tax): WireTax {
     return { tax_id: t.tax_id, tax_name: t.tax_name, tax_rate: moneyToJson(t.tax_rate) };
   }
 
-  private presentGroup(g: GroupTax): Record<string, unknown> {
+  private presentGroup(g: GroupTax): WireTaxGroup {
     return {
       tax_group_id: g.tax_group_id,
       tax_group_name: g.tax_group_name,

@@ -1,9 +1,10 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Process, Processor } from '@nestjs/bull';
+import { Injectable, Logger } from '@nestjs/common';
 import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
-import { JobQueue } from 'src/core/jobs/job-queue';
+import { JobQueue, JOBS_QUEUE } from 'src/core/jobs/job-queue';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { DueWork } from 'src/core/schedule/due-work';
 import { UnitOfWork } from 'src/database/unit-of-work';
@@ -19,11 +20,12 @@ export const ACH_SETTLEMENT_JOB = 'payments.settle-ach';
  * Settles pending bank payments whose settlement day (ACH_SETTLEMENT_DAYS business days
  * after the charge) has come, by the Clock: Success, or Failed when the bank returns it
  * (its applications stop counting, so the invoices reopen). Due work checked every minute;
- * a due moment is a pending payment's `settle_after_datetime`.
+ * a due moment is a pending payment's `settle_after_datetime`; the pass itself is a job.
  */
 @Injectable()
 @DueWork()
-export class AchSettlementJob implements DueWork, OnModuleInit {
+@Processor(JOBS_QUEUE)
+export class AchSettlementJob implements DueWork {
   readonly name = ACH_SETTLEMENT_JOB;
   readonly trigger = { kind: 'interval', everyMs: 60_000 } as const;
   private readonly logger = new Logger('AchSettlement');
@@ -37,10 +39,6 @@ export class AchSettlementJob implements DueWork, OnModuleInit {
     private readonly ledger: InvoiceLedger,
     private readonly revisions: RevisionService,
   ) {}
-
-  onModuleInit(): void {
-    this.jobs.register(ACH_SETTLEMENT_JOB, () => this.run().then(() => undefined));
-  }
 
   /** Queues a settlement pass (one at a time: the job id folds repeats into one). */
   runDue(): Promise<void> {
@@ -57,6 +55,7 @@ export class AchSettlementJob implements DueWork, OnModuleInit {
   }
 
   /** Settles everything due as of the Clock's now; returns how many were settled. */
+  @Process(ACH_SETTLEMENT_JOB)
   async run(): Promise<number> {
     const due = await this.dataSource.manager.find(Transaction, {
       where: { status_str: 'ok-pending', settle_after_datetime: LessThanOrEqual(this.clock.now()) },

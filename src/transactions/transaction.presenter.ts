@@ -7,6 +7,7 @@ import { TransactionFigures } from './transaction-figures';
 import { TRANSACTION_TYPE_NAMES } from './transaction-kinds';
 import { TRANSACTION_STATUSES, TransactionStatusStr } from './transaction-status';
 import { customFields5 } from 'src/core/wire/custom-fields';
+import { WireTransaction } from './wire-transaction';
 
 /** The wire shape of a transaction (field order as recorded, then the other read-only fields). */
 @Injectable()
@@ -16,10 +17,10 @@ export class TransactionPresenter {
     private readonly reference: ReferenceService,
   ) {}
 
-  present(t: Transaction, figures: TransactionFigures, single: boolean): Record<string, unknown> {
+  present(t: Transaction, figures: TransactionFigures, single: boolean): WireTransaction {
     const currency = this.reference.currency(t.currency_id);
     const status = TRANSACTION_STATUSES[t.status_str as TransactionStatusStr];
-    const wire: Record<string, unknown> = {
+    const wire: WireTransaction = {
       transaction_id: t.transaction_id,
       gateway_id: t.gateway_id,
       currency_id: t.currency_id,

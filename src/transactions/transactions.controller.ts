@@ -9,6 +9,7 @@ import { PaymentService } from './payment.service';
 import { TransactionActionsService } from './transaction-actions.service';
 import { TransactionReceiptService } from './transaction-receipt.service';
 import { TransactionsService } from './transactions.service';
+import { WireTransaction } from './wire-transaction';
 
 /** `/transaction`: POST records a credit memo or offline payment; `?action=pay` charges. */
 @Controller('api/v3/transaction')
@@ -20,6 +21,7 @@ export class TransactionsController extends ResourceController({
   createSummary: 'Record a credit memo or an offline payment (`?action=pay` charges)',
   actions: true,
   collectionActions: true,
+  response: { one: WireTransaction },
 }) {
   constructor(
     protected readonly reads: TransactionsService,

@@ -21,6 +21,7 @@ import { TRANSACTION_QUERY_FIELDS } from './transaction.query-fields';
 import { customValues, TransactionWriter } from './transaction-writer';
 import { lockCustomers } from 'src/customers/customer-lock';
 import { assertPaymentKeyFree } from './payment-external-key';
+import { WireTransaction } from './wire-transaction';
 
 export const TRANSACTION_REF: RefTarget<Transaction> = {
   entity: Transaction,
@@ -106,7 +107,7 @@ export class TransactionsService {
     });
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireTransaction> {
     const m = this.dataSource.manager;
     const row = await findByPathRef(m, TRANSACTION_REF, ref);
     return (await this.presentMany(m, [row], true))[0];
@@ -116,7 +117,7 @@ export class TransactionsService {
     return (await findByPathRef(this.dataSource.manager, TRANSACTION_REF, ref)).transaction_id;
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireTransaction[]> {
     const m = this.dataSource.manager;
     const qb = m.createQueryBuilder(Transaction, 't');
     applyListQuery(qb, TRANSACTION_QUERY_FIELDS, query, {
@@ -135,7 +136,7 @@ export class TransactionsService {
     m: EntityManager,
     rows: Transaction[],
     single: boolean,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<WireTransaction[]> {
     const figures = await loadTransactionFigures(m, rows);
     return rows.map((row) => this.presenter.present(row, figures.get(row.transaction_id)!, single));
   }

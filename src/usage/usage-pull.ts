@@ -61,7 +61,7 @@ export class UsagePull implements OutsideUsage {
     const token = await this.sharedToken.token();
     for (const metered of lines) {
       const id = metered.line.line_item_id;
-      const line = (pkg.line_items as Array<Record<string, unknown>>).find((l) => l.line_item_id === id);
+      const line = pkg.line_items.find((l) => l.line_item_id === id);
       const body = JSON.stringify({
         customer,
         package: pkg,

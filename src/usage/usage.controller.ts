@@ -6,6 +6,8 @@ import { ApiResult, created } from 'src/core/envelope/api-result';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { UsageRecordInputDto } from './dto/usage-record.dto';
 import { UsageOutcome, UsageService } from './usage.service';
+import { AnswersWith } from 'src/core/envelope/envelope-schema';
+import { WireUsage } from './wire-usage';
 
 /** `/usage`: push usage for metered subscription lines (SPEC "Usage"), one record or a bulk. */
 @ApiTags('usage')
@@ -30,7 +32,8 @@ export class UsageController {
 
   @Get(':ref')
   @ApiOperation({ summary: 'Read a usage record' })
-  findOne(@Param('ref') ref: string): Promise<Record<string, unknown>> {
+  @AnswersWith(WireUsage)
+  findOne(@Param('ref') ref: string): Promise<WireUsage> {
     return this.usage.findOne(ref);
   }
 
@@ -55,7 +58,11 @@ export class UsageController {
 }
 
 /** One record's answer in a bulk, shaped as a `_bulk` entry: its own code and envelope. */
-function bulkEntry(outcome: UsageOutcome): Record<string, unknown> {
+type BulkEntry =
+  | { code: 201; status: 'OK'; message: ''; response: { id: number } }
+  | { code: 400; status: 'Error'; message: string; response: false };
+
+function bulkEntry(outcome: UsageOutcome): BulkEntry {
   return 'id' in outcome
     ? { code: 201, status: 'OK', message: '', response: { id: outcome.id } }
     : { code: 400, status: 'Error', message: outcome.error, response: false };

@@ -16,6 +16,7 @@ import { keyTaken, SingleUsageBatch } from './single-usage-batch';
 import { parseUsageRecord, UsageRecordInput } from './usage-record-input';
 import { USAGE_REF } from './usage-ref';
 import { UsageTarget, UsageTargetResolver } from './usage-target-resolver';
+import { WireUsage } from './wire-usage';
 
 /** At most this many records in one `POST /usage?action=bulk` (DESIGN §6 "Usage"). */
 export const MAX_BULK_USAGE = 1000;
@@ -145,7 +146,7 @@ export class UsageService {
     return outcomes as UsageOutcome[];
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireUsage> {
     // Usage records have no token.
     if (parsePathRef(ref)?.kind === 'token') throw ApiError.notFound('usage');
     const found = await findByPathRef(this.dataSource.manager, USAGE_REF, ref);

@@ -1,16 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WireFormat } from 'src/core/wire/wire-format';
 import { Webhook } from './entities/webhook.entity';
-
-/** A `_resthook` on the wire. */
-export type WireWebhook = {
-  resthook_id: number;
-  target_url: string;
-  event: string;
-  nickname: string | null;
-  write_datetime: string | null;
-  url_self: string;
-};
+import { WireWebhook } from './wire-webhook';
 
 /** A hook on the wire: never its secret (shown once, at creation). */
 @Injectable()

@@ -7,6 +7,9 @@ import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { WebhookLogService } from './log/webhook-log.service';
 import { WebhooksService } from './webhooks.service';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
+import { AnswersWith } from 'src/core/envelope/envelope-schema';
+import { WireWebhookLog } from './log/wire-webhook-log';
+import { WireWebhook } from './wire-webhook';
 
 /**
  * `/_resthook`. Create answers 201 with `{id, secret}`: the secret (`whsec_...`) signs
@@ -21,17 +24,20 @@ export class WebhooksController {
   ) {}
 
   @Get()
-  list(@Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  @AnswersWith(WireWebhook, true)
+  list(@Query() query: Record<string, unknown>): Promise<WireWebhook[]> {
     return this.hooks.list(query);
   }
 
   @Get(':ref')
-  findOne(@Param('ref') ref: string): Promise<Record<string, unknown>> {
+  @AnswersWith(WireWebhook)
+  findOne(@Param('ref') ref: string): Promise<WireWebhook> {
     return this.hooks.findOne(ref);
   }
 
   @Get(':ref/_log')
-  async logOf(@Param('ref') ref: string, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  @AnswersWith(WireWebhookLog, true)
+  async logOf(@Param('ref') ref: string, @Query() query: Record<string, unknown>): Promise<WireWebhookLog[]> {
     return this.log.list(query, (await this.hooks.hookOf(ref)).webhook_id);
   }
 

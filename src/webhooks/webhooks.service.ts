@@ -8,7 +8,6 @@ import { applyListQuery } from 'src/core/query';
 import { parsePathRef } from 'src/core/refs/path-ref';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { WireFormat } from 'src/core/wire/wire-format';
-import { forgetInTransaction } from 'src/database/transaction-memo';
 import { Tx, UnitOfWork } from 'src/database/unit-of-work';
 import { checkNewTarget, TargetRefusedError } from './delivery/target-url-guard';
 import { WebhookDeliverer } from './delivery/webhook-deliverer';
@@ -19,6 +18,7 @@ import { Webhook } from './entities/webhook.entity';
 import { eventPatternProblem } from './webhook-events';
 import { WebhookPresenter } from './webhook.presenter';
 import { WEBHOOK_QUERY_FIELDS } from './webhook.query-fields';
+import { WireWebhook } from './wire-webhook';
 
 export const RESTHOOK_RESOURCE = 'resthook';
 
@@ -69,16 +69,15 @@ export class WebhooksService {
   ): Promise<number> {
     const inserted = await tx.manager.insert(Webhook, { ...fields, write_datetime: this.clock.now() });
     const hookId = (inserted.identifiers[0] as { webhook_id: number }).webhook_id;
-    forgetInTransaction(tx.manager); // what the fan-out remembered no longer lists every hook
     await this.revisions.record(tx, ctx, RESTHOOK_RESOURCE, hookId, 'Webhook created');
     return hookId;
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireWebhook> {
     return this.presenter.present(await this.hookOf(ref));
   }
 
-  async list(query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>): Promise<WireWebhook[]> {
     const qb = this.dataSource.manager.createQueryBuilder(Webhook, 'w');
     applyListQuery(qb, WEBHOOK_QUERY_FIELDS, query, {
       timezone: this.wire.timezone,
@@ -93,7 +92,6 @@ export class WebhooksService {
     await this.uow.run(async (tx) => {
       const now = this.clock.now();
       await tx.manager.update(Webhook, hook.webhook_id, { deleted_datetime: now });
-      forgetInTransaction(tx.manager);
       await tx.manager.update(
         WebhookDelivery,
         { webhook_id: hook.webhook_id, status: In(['pending', 'failed']) },

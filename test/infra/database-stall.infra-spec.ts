@@ -129,3 +129,90 @@ describe('a stalled database and the request deadline', () => {
     expect(names).toEqual(['Before the deadline stall']);
   }, 60_000);
 });
+
+/**
+ * The stall placed at a COMMIT (issue 43, checks): 8 clients write and read without pause
+ * while the database freezes for 30 s at the first COMMIT one of them sends, held before the
+ * server or after it (the server commits; its answer is held). No request outlives its
+ * deadline by more than a second; afterwards every write answered 2xx is stored, and every
+ * write answered with an error that does not say `outcome: unknown` is not.
+ */
+describe('a database that freezes at a COMMIT', () => {
+  const REQUEST_TIMEOUT_MS = 5_000;
+  const FREEZE_MS = 30_000;
+  let proxy: StallProxy;
+  let t: TestApp;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ proxy, t, close } = await stalledApp({ REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) }));
+  });
+  afterAll(() => close());
+
+  interface Answer {
+    company?: string;
+    status: number;
+    outcome?: unknown;
+    ms: number;
+  }
+
+  /** Client `c` writes (even requests) and reads until `until()` says stop. */
+  async function client(c: number, until: () => boolean, tag: string): Promise<Answer[]> {
+    const answers: Answer[] = [];
+    for (let n = 0; !until(); n++) {
+      const started = Date.now();
+      const company = n % 2 === 0 ? `${tag} ${c}-${n}` : undefined;
+      const res = company ? await t.post('/api/v3/customer', { company }) : await t.get('/api/v3/customer?limit=1');
+      answers.push({ company, status: res.status, outcome: res.body?.details?.outcome, ms: Date.now() - started });
+    }
+    return answers;
+  }
+
+  /** How many customers of each company are stored (every page of the list). */
+  async function storedCompanies(): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (let offset = 0; ; offset += 500) {
+      const page = (await t.get(`/api/v3/customer?limit=500&offset=${offset}`).expect(200)).body.response as Array<{
+        company: string;
+      }>;
+      for (const c of page) counts.set(c.company, (counts.get(c.company) ?? 0) + 1);
+      if (page.length < 500) return counts;
+    }
+  }
+
+  it.each([
+    ['held before the server', false],
+    ['delivered, its answer held', true],
+  ])(
+    'with the COMMIT %s: no answer late, and no answer lies about a write',
+    async (tag, deliver) => {
+      let resumedAt = Infinity;
+      const frozen = proxy.pauseAtCommit(deliver).then(async () => {
+        await new Promise((resolve) => setTimeout(resolve, FREEZE_MS));
+        proxy.resume();
+        resumedAt = Date.now();
+      });
+      const clients = Array.from({ length: 8 }, (_, c) => client(c, () => Date.now() > resumedAt + 1_000, tag));
+      await frozen;
+      const answers = (await Promise.all(clients)).flat();
+
+      for (const answer of answers)
+        expect({ ...answer, late: answer.ms >= REQUEST_TIMEOUT_MS + 1_000 }).toMatchObject({ late: false });
+      expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+      expect(answers.filter((a) => a.status !== 503 && a.status >= 300)).toEqual([]);
+      const healedBy = Date.now() + 30_000;
+      let status = 0;
+      while (Date.now() < healedBy && status !== 200) status = (await t.get('/api/v3/customer/_count')).status;
+      expect(status).toBe(200);
+      const lies: Array<Answer & { stored: number }> = [];
+      const stored = await storedCompanies();
+      for (const answer of answers.filter((a) => a.company)) {
+        const count = stored.get(answer.company!) ?? 0;
+        const truthful = answer.status < 300 ? count === 1 : answer.outcome === 'unknown' ? count <= 1 : count === 0;
+        if (!truthful) lies.push({ ...answer, stored: count });
+      }
+      expect(lies).toEqual([]);
+    },
+    120_000,
+  );
+});

@@ -1,5 +1,6 @@
 import { JobQueue } from 'src/core/jobs/job-queue';
 import { BullJobQueue } from 'src/core/jobs/bull-job-queue';
+import { JobProbe, JobProbeModule, PROBE_JOB } from '../support/job-probe';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -13,24 +14,19 @@ describe('with Redis', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ REDIS_URL: redisUrl, RATE_LIMIT_PER_MINUTE: '3' });
+    t = await createTestApp({ REDIS_URL: redisUrl, RATE_LIMIT_PER_MINUTE: '3' }, { imports: [JobProbeModule] });
   });
   afterAll(async () => {
     await t.close();
   });
 
-  it('uses the Bull job driver and runs jobs through Redis', async () => {
+  it("uses the Bull job driver and runs a @Processor's jobs through Redis", async () => {
     const queue = t.app.get(JobQueue);
     expect(queue).toBeInstanceOf(BullJobQueue);
-    const seen: unknown[] = [];
-    queue.register('redis-test', (payload) => {
-      seen.push(payload);
-      return Promise.resolve();
-    });
-    await queue.enqueue('redis-test', { n: 1 });
-    await queue.enqueue('redis-test', { n: 2 }, { delayMs: 100 });
+    await queue.enqueue(PROBE_JOB, { n: 1 });
+    await queue.enqueue(PROBE_JOB, { n: 2 }, { delayMs: 100 });
     await queue.drain();
-    expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(t.app.get(JobProbe).seen.map((job) => job.payload)).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
   it('keeps the rate-limit counter in Redis and answers 429 past it', async () => {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, ModuleMetadata } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
@@ -43,6 +43,13 @@ export interface TestModule {
   dropDatabase: () => Promise<void>;
 }
 
+export interface TestModuleOptions {
+  /** Keep the scratch MariaDB database at close (a restart test reopens it). */
+  keepDatabase?: boolean;
+  /** Modules a test adds beside the application's (a probe job processor). */
+  imports?: NonNullable<ModuleMetadata['imports']>;
+}
+
 /**
  * The module graph of the whole application on a fresh database: SQLite in memory by
  * default, or a scratch MariaDB/MySQL database when DB_TYPE=mysql. Shared by the HTTP tier
@@ -50,7 +57,7 @@ export interface TestModule {
  */
 export async function compileTestModule(
   env: Record<string, string> = {},
-  options: { keepDatabase?: boolean } = {},
+  options: TestModuleOptions = {},
 ): Promise<TestModule> {
   const dbType = process.env.DB_TYPE ?? 'sqlite';
   // A unique name also keeps Redis keys (queues, rate-limit counters) apart between runs.
@@ -74,7 +81,9 @@ export async function compileTestModule(
   // (env.DB_NAME) is opened as it is.
   if (scratchDb && !env.DB_NAME) await createDatabaseFromTemplate(config.db, scratchDb);
 
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot(config), ...(options.imports ?? [])],
+  }).compile();
   return {
     config,
     moduleRef,
@@ -87,7 +96,7 @@ export async function compileTestModule(
 /** A fresh app, with its HTTP stack, on a fresh database per test file. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { keepDatabase?: boolean } = {},
+  options: TestModuleOptions = {},
 ): Promise<TestApp> {
   const { config, moduleRef, dropDatabase } = await compileTestModule(env, options);
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error'] });

@@ -1,10 +1,11 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Process, Processor } from '@nestjs/bull';
+import { Injectable, Logger } from '@nestjs/common';
 import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, EntityManager, LessThanOrEqual, MoreThan } from 'typeorm';
 import { Clock } from 'src/core/clock/clock';
 import { SYSTEM_CONTEXT } from 'src/core/context/request-context';
 import { ApiError } from 'src/core/envelope/api-error';
-import { JobQueue } from 'src/core/jobs/job-queue';
+import { JobQueue, JOBS_QUEUE } from 'src/core/jobs/job-queue';
 import { ZERO } from 'src/core/money/decimal';
 import { DueWork } from 'src/core/schedule/due-work';
 import { lockForUpdate } from 'src/database/dialect';
@@ -46,7 +47,8 @@ class NotClaimable extends Error {}
  */
 @Injectable()
 @DueWork()
-export class InvoiceCollector implements DueWork, OnModuleInit {
+@Processor(JOBS_QUEUE)
+export class InvoiceCollector implements DueWork {
   readonly name = COLLECTION_JOB;
   readonly trigger = { kind: 'billing-cron' } as const;
   private readonly logger = new Logger('Collection');
@@ -60,10 +62,6 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
     private readonly sources: PaymentSources,
     private readonly dunning: Dunning,
   ) {}
-
-  onModuleInit(): void {
-    this.jobs.register(COLLECTION_JOB, () => this.collectDue().then(() => undefined));
-  }
 
   /** Queues a collection pass (one at a time: the job id folds repeats into one). */
   runDue(): Promise<void> {
@@ -80,6 +78,7 @@ export class InvoiceCollector implements DueWork, OnModuleInit {
   }
 
   /** Settles charges left in flight, then charges every row due by the Clock; returns how many were charged. */
+  @Process(COLLECTION_JOB)
   async collectDue(): Promise<number> {
     const m = this.dataSource.manager;
     const charging = await m.find(InvoiceCollection, {

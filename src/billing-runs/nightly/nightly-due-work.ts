@@ -1,5 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobQueue } from 'src/core/jobs/job-queue';
+import { Process, Processor } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import { JobOf, JobQueue, JOBS_QUEUE } from 'src/core/jobs/job-queue';
 import { DueWork } from 'src/core/schedule/due-work';
 import { accountDate, nextAccountMidnight } from 'src/core/time/account-date';
 import { WireFormat } from 'src/core/wire/wire-format';
@@ -13,7 +14,8 @@ export const NIGHTLY_JOB = 'billing.nightly';
  */
 @Injectable()
 @DueWork()
-export class NightlyDueWork implements DueWork, OnModuleInit {
+@Processor(JOBS_QUEUE)
+export class NightlyDueWork implements DueWork {
   readonly name = NIGHTLY_JOB;
   readonly trigger = { kind: 'billing-cron' } as const;
   /** Runs for the account date of its moment: run late, past a midnight, it would skip a night. */
@@ -25,12 +27,6 @@ export class NightlyDueWork implements DueWork, OnModuleInit {
     private readonly job: NightlyJob,
   ) {}
 
-  onModuleInit(): void {
-    this.jobs.register(NIGHTLY_JOB, async (payload) => {
-      await this.job.runFor(String(payload.date));
-    });
-  }
-
   async runDue(asOf: Date): Promise<void> {
     const date = accountDate(asOf, this.wire.timezone);
     await this.jobs.enqueue(NIGHTLY_JOB, { date }, { jobId: `${NIGHTLY_JOB}-${date}` });
@@ -38,5 +34,11 @@ export class NightlyDueWork implements DueWork, OnModuleInit {
 
   nextDueAfter(after: Date): Promise<Date> {
     return Promise.resolve(nextAccountMidnight(after, this.wire.timezone));
+  }
+
+  /** The job `runDue` queued: the night of its account date. */
+  @Process(NIGHTLY_JOB)
+  async runNight(job: JobOf<{ date: string }>): Promise<void> {
+    await this.job.runFor(String(job.data.date));
   }
 }

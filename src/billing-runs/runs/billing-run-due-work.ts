@@ -1,6 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Process, Processor } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { JobQueue } from 'src/core/jobs/job-queue';
+import { JobOf, JobQueue, JOBS_QUEUE } from 'src/core/jobs/job-queue';
 import { DueWork } from 'src/core/schedule/due-work';
 import { BillingRun } from './billing-run';
 import { nextCycleStartAfter } from './due-subscriptions';
@@ -14,7 +15,8 @@ export const BILLING_RUN_JOB = 'billing.run';
  */
 @Injectable()
 @DueWork()
-export class BillingRunDueWork implements DueWork, OnModuleInit {
+@Processor(JOBS_QUEUE)
+export class BillingRunDueWork implements DueWork {
   readonly name = BILLING_RUN_JOB;
   readonly trigger = { kind: 'billing-cron' } as const;
 
@@ -24,12 +26,6 @@ export class BillingRunDueWork implements DueWork, OnModuleInit {
     private readonly run: BillingRun,
   ) {}
 
-  onModuleInit(): void {
-    this.jobs.register(BILLING_RUN_JOB, async (payload) => {
-      await this.run.run(new Date(String(payload.asOf)));
-    });
-  }
-
   async runDue(asOf: Date): Promise<void> {
     const at = asOf.toISOString();
     await this.jobs.enqueue(BILLING_RUN_JOB, { asOf: at }, { jobId: `${BILLING_RUN_JOB}-${at}` });
@@ -37,5 +33,11 @@ export class BillingRunDueWork implements DueWork, OnModuleInit {
 
   nextDueAfter(after: Date): Promise<Date | null> {
     return nextCycleStartAfter(this.dataSource.manager, after);
+  }
+
+  /** The job `runDue` queued: the run as of its moment. */
+  @Process(BILLING_RUN_JOB)
+  async runAsOf(job: JobOf<{ asOf: string }>): Promise<void> {
+    await this.run.run(new Date(String(job.data.asOf)));
   }
 }

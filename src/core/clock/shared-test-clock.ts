@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
-import { JobQueue } from 'src/core/jobs/job-queue';
+import { BeforeEachJob } from 'src/core/jobs/job-processors';
 import { isUniqueViolation } from 'src/database/unique-violation';
 import { Clock } from './clock';
 import { TestClockRow } from './test-clock-row.entity';
@@ -12,8 +12,8 @@ const ROW = 1;
  * The test clock shared by every process of a deployment (TEST_CLOCK=true; issue 43): its
  * moment is one database row (`test_clock`). A process writes the row whenever its Clock is
  * set (a move, or a test's `clock.set`), and reads it again at the start of each unit of
- * outside work: each HTTP request (TestClockMiddleware) and each background job (a hook on
- * the JobQueue), so a worker sees a move made by the API process from its next job on. A
+ * outside work: each HTTP request (TestClockMiddleware) and each background job (its
+ * `@BeforeEachJob()` hook), so a worker sees a move made by the API process from its next job on. A
  * read is one primary-key SELECT: cheaper than any request or job, and always right, where a
  * cache would need a check of the same cost. Due work needs no read: only the process that
  * moves the clock runs it, as of the moment it just wrote. Without TEST_CLOCK nothing here
@@ -31,7 +31,6 @@ export class SharedTestClock implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly jobs: JobQueue,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -41,10 +40,10 @@ export class SharedTestClock implements OnModuleInit {
     if (stored) this.clock.follow(stored);
     else await this.create(this.clock.now());
     this.clock.onSet((at) => this.write(at));
-    this.jobs.beforeEachJob(() => this.refresh());
   }
 
   /** Takes the shared moment, once this process's own writes are stored. */
+  @BeforeEachJob()
   async refresh(): Promise<void> {
     if (!this.config.testClock) return;
     const sets = this.localSets;

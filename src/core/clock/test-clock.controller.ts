@@ -9,6 +9,8 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { runOutsideScopes } from 'src/database/call-scope';
 import { MoveClockDto } from './move-clock.dto';
 import { TestClock } from './test-clock';
+import { AnswersWith } from 'src/core/envelope/envelope-schema';
+import { WireClock } from './wire-clock';
 
 /**
  * `/_clock` (DESIGN §6 "Test clock"). Without TEST_CLOCK=true both answer 404 with the
@@ -25,7 +27,8 @@ export class TestClockController {
   ) {}
 
   @Get()
-  read(): Record<string, unknown> {
+  @AnswersWith(WireClock)
+  read(): WireClock {
     this.mustBeOn();
     return this.present(this.testClock.now());
   }
@@ -50,7 +53,7 @@ export class TestClockController {
     if (!this.config.testClock) throw new ApiError(404, 'Invalid endpoint: no such resource or method.');
   }
 
-  private present(now: Date): Record<string, unknown> {
+  private present(now: Date): WireClock {
     return {
       datetime: this.wire.datetime(now),
       date: accountDate(now, this.wire.timezone),

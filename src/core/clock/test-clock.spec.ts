@@ -1,4 +1,5 @@
 import { InProcessJobQueue } from 'src/core/jobs/in-process-job-queue';
+import { JobProcessors } from 'src/core/jobs/job-processors';
 import { DueWork } from 'src/core/schedule/due-work';
 import { DueWorkRegistry } from 'src/core/schedule/due-work-registry';
 import { Clock } from './clock';
@@ -36,7 +37,7 @@ describe('TestClock', () => {
     const clock = new Clock();
     clock.set(at('2026-01-01T00:00:00Z'));
     const shared = { flushed: () => Promise.resolve() } as unknown as SharedTestClock;
-    return new TestClock(clock, shared, registry, new InProcessJobQueue());
+    return new TestClock(clock, shared, registry, new InProcessJobQueue(new JobProcessors(), { jobConcurrency: 4 }));
   }
 
   beforeEach(() => (log.length = 0));

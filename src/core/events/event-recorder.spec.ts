@@ -17,7 +17,11 @@ describe('EventRecorder', () => {
   afterAll(() => dataSource.destroy());
 
   /** A listener that wants the `customer.update` events only, and keeps what it was handed. */
-  function recorderWithListener(handled: RecordedEvent[], asked: PendingEvent[], batches: number[] = []): EventRecorder {
+  function recorderWithListener(
+    handled: RecordedEvent[],
+    asked: PendingEvent[],
+    batches: number[] = [],
+  ): EventRecorder {
     const recorder = new EventRecorder(new Clock());
     recorder.onRecorded({
       wants: (_tx, events) => {

@@ -2,42 +2,41 @@ import { InjectQueue } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
-import { EnqueueOptions, JobHandler, JobQueue } from './job-queue';
+import { EnqueueOptions, JobQueue, JOBS_QUEUE } from './job-queue';
+import { JobProcessors } from './job-processors';
 
-export const JOBS_QUEUE = 'jobs';
 /** After Redis failed to take a job, jobs are not offered to it for this long. */
 const SKIP_AFTER_FAILURE_MS = 5_000;
 /**
- * Jobs one worker runs at once. A job mostly waits (a receiver's answer, a commit), so at 4
- * a stream of 500 webhook events/s queued behind itself (p99 8.6 s); the in-process driver
- * runs every job at once. Beyond the connection pool (20) a job waits for a connection.
+ * Jobs on a Bull queue in Redis, shared by every instance. A process whose APP_ROLE is
+ * `worker` or `all` consumes them: each `@Process(name)` handler is bound to the queue with
+ * JOB_CONCURRENCY lanes (`queue.process(name, concurrency, ...)`, as Bull's own explorer
+ * would), and runs after the `@BeforeEachJob()` hooks; an `api` process only adds jobs.
  */
-const JOB_CONCURRENCY = 32;
-
-/** Jobs on a Bull queue in Redis, shared by every instance; workers process them. */
 @Injectable()
 export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Jobs');
-  private readonly handlers = new Map<string, JobHandler>();
   private redisDown = false;
   private skipUntil = 0;
 
   constructor(
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly processors: JobProcessors,
   ) {
     super();
   }
 
+  /** After JobProcessors found the handlers (a dependency: Nest starts it first). */
   onModuleInit(): void {
     // Bull reports a lost connection as 'error' events; it reconnects by itself.
     this.queue.on('error', (error: Error) => this.warnOnce(`Redis for the job queue: ${error.message}`));
     if (this.config.appRole === 'api') return;
-    void this.queue.process('*', JOB_CONCURRENCY, (job: Job<Record<string, unknown>>) => this.execute(job));
-  }
-
-  register(name: string, handler: JobHandler): void {
-    this.handlers.set(name, handler);
+    for (const name of this.processors.names()) {
+      void this.queue.process(name, this.config.jobConcurrency, (job: Job<Record<string, unknown>>) =>
+        this.execute(job),
+      );
+    }
   }
 
   /**
@@ -100,12 +99,7 @@ export class BullJobQueue extends JobQueue implements OnModuleInit, BeforeApplic
   }
 
   private async execute(job: Job<Record<string, unknown>>): Promise<void> {
-    const handler = this.handlers.get(job.name);
-    if (!handler) {
-      this.logger.warn(`No handler for job "${job.name}"`);
-      return;
-    }
-    await this.runHandler(handler, job.data);
+    await this.processors.run(job);
     this.logger.debug(`Job "${job.name}" ${String(job.id)} done`);
   }
 }

@@ -1,5 +1,13 @@
+import type { Job } from 'bull';
+
+/** The one Bull queue every background job goes through (`@Processor(JOBS_QUEUE)`). */
+export const JOBS_QUEUE = 'jobs';
+
+/** What a job handler reads of its job: Bull hands it a whole `Job`, the in-process runner these. */
+export type JobOf<P> = Pick<Job<P>, 'data' | 'name'>;
+
 /** A unit of background work; its payload must be JSON. */
-export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
+export type JobHandler = (job: JobOf<Record<string, unknown>>) => unknown;
 
 export interface EnqueueOptions {
   delayMs?: number;
@@ -9,26 +17,14 @@ export interface EnqueueOptions {
 
 /**
  * The job driver: Bull on Redis when REDIS_URL is set, in-process otherwise. Durable
- * state lives in the database; a queue only carries the nudge to act on it.
+ * state lives in the database; a queue only carries the nudge to act on it. The handlers
+ * are `@Process` methods of `@Processor(JOBS_QUEUE)` providers (`job-processors.ts`), run
+ * after the `@BeforeEachJob()` hooks.
  */
 export abstract class JobQueue {
-  private readonly beforeJobHooks: Array<() => Promise<void>> = [];
-
-  abstract register(name: string, handler: JobHandler): void;
   abstract enqueue(name: string, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
   /** Jobs by state (`waiting`, `active`, `delayed`, ...) for the metrics. */
   abstract counts(): Promise<Record<string, number>>;
   /** Resolves when nothing is queued or running (tests, shutdown). */
   abstract drain(): Promise<void>;
-
-  /** `hook` runs before each job this process runs (the shared test clock reads its moment). */
-  beforeEachJob(hook: () => Promise<void>): void {
-    this.beforeJobHooks.push(hook);
-  }
-
-  /** Runs a job's handler after the before-each hooks. */
-  protected async runHandler(handler: JobHandler, payload: Record<string, unknown>): Promise<void> {
-    for (const hook of this.beforeJobHooks) await hook();
-    await handler(payload);
-  }
 }

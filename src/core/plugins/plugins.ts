@@ -50,6 +50,8 @@ export interface FoundMethod<F, O> {
   options: O;
   /** `Class.method`, for messages. */
   name: string;
+  /** The provider the method belongs to. */
+  owner: object;
 }
 
 /**
@@ -75,18 +77,27 @@ export class Plugins {
   }
 
   methods<F, O>(kind: PluginMethod<F, O>): Array<FoundMethod<F, O>> {
+    return this.methodsWith<F, { options: O }>(kind.key).map((found) => ({ ...found, options: found.options.options }));
+  }
+
+  /**
+   * The methods carrying metadata `key`, with that metadata as their options: for another
+   * library's method decorator (Bull's `@Process`), read where that library put it.
+   */
+  methodsWith<F, O>(key: string): Array<FoundMethod<F, O>> {
     const found: Array<FoundMethod<F, O>> = [];
     for (const instance of this.instances()) {
       const record = instance as Record<string, unknown>;
       for (const name of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance) as object)) {
         const method = record[name];
         if (typeof method !== 'function') continue;
-        const mark = Reflect.getMetadata(kind.key, method) as { options: O } | undefined;
-        if (mark === undefined) continue;
+        const options = Reflect.getMetadata(key, method) as O | undefined;
+        if (options === undefined) continue;
         found.push({
           handler: (method as (...args: unknown[]) => unknown).bind(instance) as F,
-          options: mark.options,
+          options,
           name: `${instance.constructor.name}.${name}`,
+          owner: instance,
         });
       }
     }

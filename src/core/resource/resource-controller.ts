@@ -4,6 +4,7 @@ import { ActionCatalog } from 'src/core/actions/action-catalog';
 import { NoCollectionActions } from 'src/core/actions/no-collection-actions.guard';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { ApiResult, created, updated } from 'src/core/envelope/api-result';
+import { AnswersWith } from 'src/core/envelope/envelope-schema';
 import { RevisionService } from 'src/core/revisions/revision.service';
 import { DtoPipe } from 'src/core/validation/dto.pipe';
 import { DtoClass, isPlainObject, validateBody } from 'src/core/validation/validate-body';
@@ -55,7 +56,15 @@ export interface ResourceDeclaration {
    * through `validateBody` rather than the pipe.
    */
   collectionActions?: boolean;
+  /**
+   * What a read answers, the presenter's response class (`@ApiProperty` fields): `one` for
+   * a read by reference, `many` for a list's entries when they differ (an overview without
+   * lines); the OpenAPI document types the envelope's `response` by them.
+   */
+  response?: { one: ResponseClass; many?: ResponseClass };
 }
+
+type ResponseClass = new () => object;
 
 /**
  * Decorates `key` as TypeScript would: its parameters' decorators and their types (what
@@ -169,7 +178,11 @@ export function ResourceController(d: ResourceDeclaration) {
 
   const p = ResourceRoutes.prototype;
   const summary = (text: string): MethodDecorator => ApiOperation({ summary: text });
-  decorate(p, 'list', [Get(), summary(`List ${d.plural}`)], [[Query()]], [Object]);
+  const one = d.response?.one;
+  const many = d.response?.many ?? one;
+  const answers = (cls: ResponseClass | undefined, list: boolean): MethodDecorator[] =>
+    cls ? [AnswersWith(cls, list)] : [];
+  decorate(p, 'list', [Get(), summary(`List ${d.plural}`), ...answers(many, true)], [[Query()]], [Object]);
   decorate(p, 'count', [Get('_count'), summary(`Count ${d.plural}`)], [[Query()]], [Object]);
   if (d.collectionActions) {
     decorate(
@@ -180,7 +193,7 @@ export function ResourceController(d: ResourceDeclaration) {
       [String, Object, Object],
     );
   }
-  decorate(p, 'findOne', [Get(':ref'), summary(`Read ${a}`)], [[Param('ref')]]);
+  decorate(p, 'findOne', [Get(':ref'), summary(`Read ${a}`), ...answers(one, false)], [[Param('ref')]]);
   decorate(p, 'revisionsOf', [Get(':ref/_revision'), summary(`Revisions of ${a}`)], [[Param('ref')], [Query('limit')]]);
   if (d.create && d.collectionActions) {
     decorate(

@@ -6,6 +6,9 @@ export type Delivery = 'print' | 'email';
 /** A billed customer (SPEC "Customer"). Derived fields are computed by CustomerPresenter. */
 @Entity('customer')
 @customColumns(20, 5)
+@Index(['open_due_date', 'customer_status_str', 'deleted_datetime'])
+// Newest first (`order=write_datetime:DESC`, ties by ascending id): made by its migration.
+@Index('IDX_customer_newest_first', { synchronize: false })
 export class Customer extends DeletableRecord {
   /** `custom_1..N`, added as columns by @customColumns. */
   [custom: `custom_${number}`]: string | null;
@@ -65,9 +68,9 @@ export class Customer extends DeletableRecord {
   /**
    * The earliest due date of its open invoices (null: none), kept by the invoice writers in
    * their transactions (invoices/open-due-dates.ts): the customer is overdue while it is
-   * before today (customer-status.ts), so midnight needs no job.
+   * before today (customer-status.ts), so midnight needs no job. Indexed with the stored
+   * status and deleted_datetime (the class's @Index), so a status count needs no row.
    */
-  @Index()
   @Column({ type: 'date', nullable: true })
   open_due_date: string | null;
 

@@ -17,8 +17,9 @@ export const INVOICE_AMOUNT_INDEX = ['invoice_id', 'currency_id', 'total'];
 @Index(['customer_id', 'invoice_status_str', 'due_date'])
 // Activity (customer-activity.ts): an invoice dated in the last 90 days, one range per customer.
 @Index(['customer_id', 'date'])
-// Past-due invoices across customers (invoice-status.ts readStatusEqualsSql).
-@Index(['invoice_status_str', 'due_date'])
+// Past-due invoices across customers (invoice-status.ts readStatusEqualsSql); with
+// deleted_datetime their count needs no row.
+@Index(['invoice_status_str', 'due_date', 'deleted_datetime'])
 // Dunning (analytics): a collection's invoice currency and total, without the wide row.
 @Index(INVOICE_AMOUNT_INDEX)
 export class Invoice extends DeletableRecord {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { envelopeSchema as envelope, Schema } from 'src/core/envelope/envelope-schema';
 
 /** The success envelope every /api/v3 answer is wrapped in (SPEC "Envelope"). */
 export class EnvelopeSchema {
@@ -20,24 +21,6 @@ export class ErrorEnvelopeSchema {
   @ApiProperty({ example: 'A required parameter was missing: No data.' }) message: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: {} }) details: Record<string, unknown>;
   @ApiProperty({ type: 'boolean', nullable: true, example: false }) response: boolean | null;
-}
-
-type Schema = Record<string, unknown>;
-
-/** The success envelope with a `response` of the given shape. */
-function envelope(response: Schema, example: unknown, code = 200): Schema {
-  return {
-    type: 'object',
-    required: ['code', 'status', 'message', 'response'],
-    properties: {
-      code: { type: 'integer', example: code },
-      status: { type: 'string', enum: ['OK'] },
-      message: { type: 'string', example: '' },
-      details: { type: 'object', additionalProperties: true },
-      response,
-    },
-    example: { code, status: 'OK', message: '', response: example },
-  };
 }
 
 /** The typed success envelopes, by what a route answers (SPEC "Conventions"; examples as recorded). */

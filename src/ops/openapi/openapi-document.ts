@@ -117,9 +117,17 @@ function completeOperation(
   if (action || onObject || lastSegment === '{action}') describeDispatch(path, operation, actions, tag, onObject);
   exampleOf(`${method.toUpperCase()} ${path}`, operation);
   if (!api) return;
+  // A read that names its response class (ResourceController's `response`) keeps its typed envelope.
+  const typed = Object.entries(operation.responses ?? {}).find(
+    ([code, response]) => code.startsWith('2') && response !== undefined && 'content' in response && response.content,
+  );
   const [code, envelope] = successOf(method, path, operation);
   operation.responses = {
-    [code]: { description: 'the envelope', content: { 'application/json': { schema: envelopeRef(envelope) } } },
+    ...(typed
+      ? { [typed[0]]: typed[1] }
+      : {
+          [code]: { description: 'the envelope', content: { 'application/json': { schema: envelopeRef(envelope) } } },
+        }),
     default: ERROR_RESPONSE,
   };
 }

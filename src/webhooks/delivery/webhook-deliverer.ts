@@ -1,11 +1,12 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Process, Processor } from '@nestjs/bull';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { outsideUnit } from 'src/database/outside-call-guard';
 import { DataSource, In } from 'typeorm';
 import { APP_CONFIG, AppConfig } from 'src/config/app-config';
 import { Clock } from 'src/core/clock/clock';
 import { turnBatch, TurnBatch } from 'src/core/batching/turn-batch';
 import { DomainEvent } from 'src/core/events/domain-event.entity';
-import { JobQueue } from 'src/core/jobs/job-queue';
+import { JobOf, JobQueue, JOBS_QUEUE } from 'src/core/jobs/job-queue';
 import { randomToken } from 'src/core/refs/random-token';
 import { lockForUpdate } from 'src/database/dialect';
 import { insertRows } from 'src/database/insert-row';
@@ -63,7 +64,8 @@ function deliveryIdsOf(payload: Record<string, unknown>): number[] {
  * had come and not yet been written.
  */
 @Injectable()
-export class WebhookDeliverer implements OnModuleInit {
+@Processor(JOBS_QUEUE)
+export class WebhookDeliverer {
   private readonly logger = new Logger('Webhooks');
   /** Replaceable in tests, to point names at chosen addresses. */
   resolver: HostResolver = systemResolver;
@@ -82,18 +84,17 @@ export class WebhookDeliverer implements OnModuleInit {
     this.source = new URL(config.publicUrl).hostname;
   }
 
-  onModuleInit(): void {
-    this.jobs.register(DELIVER_JOB, async (payload) => {
-      const ids = deliveryIdsOf(payload);
-      await Promise.all(
-        ids.map((id) =>
-          this.attempt(id).catch((error: unknown) => {
-            // The lease runs out and the sweeper tries again; the job itself must not fail.
-            this.logger.error(`Delivery ${id}: ${error instanceof Error ? error.message : String(error)}`);
-          }),
-        ),
-      );
-    });
+  /** The job `kickMany` queued: an attempt of each of its deliveries. */
+  @Process(DELIVER_JOB)
+  async deliverJob(job: JobOf<Record<string, unknown>>): Promise<void> {
+    await Promise.all(
+      deliveryIdsOf(job.data).map((id) =>
+        this.attempt(id).catch((error: unknown) => {
+          // The lease runs out and the sweeper tries again; the job itself must not fail.
+          this.logger.error(`Delivery ${id}: ${error instanceof Error ? error.message : String(error)}`);
+        }),
+      ),
+    );
   }
 
   /** Queues an attempt; the job id makes repeats of the same attempt one job. */

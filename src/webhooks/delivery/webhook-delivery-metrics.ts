@@ -6,10 +6,7 @@ import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 /** Webhook deliveries by status, counted in the database (the source of truth) at scrape time. */
 @Injectable()
 export class WebhookDeliveryMetrics {
-  constructor(
-    metrics: MetricsRegistry,
-    dataSource: DataSource,
-  ) {
+  constructor(metrics: MetricsRegistry, dataSource: DataSource) {
     // Its gauges, made with it, as the other metrics are (a gauge reads its figures at scrape time).
     metrics.gauge({
       name: 'billing_webhook_deliveries',

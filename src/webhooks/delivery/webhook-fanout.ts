@@ -4,7 +4,6 @@ import { PendingEvent, RecordedEvent, RecordedEventListener } from 'src/core/eve
 import { randomToken } from 'src/core/refs/random-token';
 import { insertRow } from 'src/database/insert-row';
 import { queryRows } from 'src/database/raw-query';
-import { memoInTransaction } from 'src/database/transaction-memo';
 import { Tx } from 'src/database/unit-of-work';
 import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { patternsMatching } from 'src/webhooks/webhook-events';
@@ -24,10 +23,15 @@ export class WebhookFanout implements RecordedEventListener {
     private readonly deliverer: WebhookDeliverer,
   ) {}
 
-  /** The hooks are read once per transaction and pattern set (hooksFor), so a batch costs no more. */
+  /** The hooks are read once per pattern set of the batch, so a batch costs no more. */
   async wants(tx: Tx, events: readonly PendingEvent[]): Promise<boolean[]> {
+    const read = new Map<string, Promise<Array<{ webhook_id: number }>>>();
     const answers: boolean[] = [];
-    for (const event of events) answers.push((await this.hooksFor(tx, event)).length > 0);
+    for (const event of events) {
+      const key = event.suppressWebhooks ? '' : patternsMatching(event.contextStr, event.event).join(' ');
+      if (!read.has(key)) read.set(key, this.hooksFor(tx, event));
+      answers.push((await read.get(key)!).length > 0);
+    }
     return answers;
   }
 
@@ -39,14 +43,10 @@ export class WebhookFanout implements RecordedEventListener {
   private async hooksFor(tx: Tx, event: PendingEvent): Promise<Array<{ webhook_id: number }>> {
     if (event.suppressWebhooks) return [];
     const patterns = patternsMatching(event.contextStr, event.event);
-    // Read once per transaction; the webhook writes forget it (WebhooksService), so a hook
-    // created earlier in the same transaction is seen.
-    return memoInTransaction(tx.manager, `webhooks:${patterns.join(' ')}`, () =>
-      queryRows<{ webhook_id: number }>(
-        tx.manager,
-        `SELECT webhook_id FROM webhook WHERE event IN (:...patterns) AND deleted_datetime IS NULL ORDER BY webhook_id`,
-        { patterns },
-      ),
+    return queryRows<{ webhook_id: number }>(
+      tx.manager,
+      `SELECT webhook_id FROM webhook WHERE event IN (:...patterns) AND deleted_datetime IS NULL ORDER BY webhook_id`,
+      { patterns },
     );
   }
 

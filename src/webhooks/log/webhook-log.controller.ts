@@ -3,6 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActionCatalog } from 'src/core/actions/action-catalog';
 import { Ctx, RequestContext } from 'src/core/context/request-context';
 import { WebhookLogService } from './webhook-log.service';
+import { AnswersWith } from 'src/core/envelope/envelope-schema';
+import { WireWebhookLog } from './wire-webhook-log';
 
 /** `/webhook_log`: every delivery, newest first; action `retry`. */
 @ApiTags('webhook_log')
@@ -22,7 +24,8 @@ export class WebhookLogController {
 
   @Get()
   @ApiOperation({ summary: 'List webhook deliveries, newest first' })
-  list(@Query() query: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  @AnswersWith(WireWebhookLog, true)
+  list(@Query() query: Record<string, unknown>): Promise<WireWebhookLog[]> {
     return this.log.list(query);
   }
 
@@ -32,7 +35,8 @@ export class WebhookLogController {
   }
 
   @Get(':ref')
-  findOne(@Param('ref') ref: string): Promise<Record<string, unknown>> {
+  @AnswersWith(WireWebhookLog)
+  findOne(@Param('ref') ref: string): Promise<WireWebhookLog> {
     return this.log.findOne(ref);
   }
 

@@ -3,13 +3,14 @@ import { WireFormat } from 'src/core/wire/wire-format';
 import { wireContextId } from 'src/webhooks/delivery/delivery-envelope';
 import { WebhookAttempt } from 'src/webhooks/entities/webhook-attempt.entity';
 import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
+import { WireWebhookLog } from './wire-webhook-log';
 
 /** A delivery on the wire (`webhook_log`), with every attempt and what the receiver said. */
 @Injectable()
 export class WebhookLogPresenter {
   constructor(private readonly wire: WireFormat) {}
 
-  present(delivery: WebhookDelivery, attempts: WebhookAttempt[]): Record<string, unknown> {
+  present(delivery: WebhookDelivery, attempts: WebhookAttempt[]): WireWebhookLog {
     const last = attempts[attempts.length - 1];
     return {
       webhook_log_id: delivery.webhook_delivery_id,

@@ -13,6 +13,7 @@ import { WebhookAttempt } from 'src/webhooks/entities/webhook-attempt.entity';
 import { WebhookDelivery } from 'src/webhooks/entities/webhook-delivery.entity';
 import { WEBHOOK_LOG_QUERY_FIELDS } from 'src/webhooks/webhook.query-fields';
 import { WebhookLogPresenter } from './webhook-log.presenter';
+import { WireWebhookLog } from './wire-webhook-log';
 
 const RESOURCE = 'webhook_log';
 
@@ -30,7 +31,7 @@ export class WebhookLogService {
   ) {}
 
   /** The whole log, or one hook's part of it. */
-  async list(query: Record<string, unknown>, hookId?: number): Promise<Record<string, unknown>[]> {
+  async list(query: Record<string, unknown>, hookId?: number): Promise<WireWebhookLog[]> {
     const qb = this.dataSource.manager.createQueryBuilder(WebhookDelivery, 'd');
     if (hookId !== undefined) qb.where('d.webhook_id = :hookId', { hookId });
     applyListQuery(qb, WEBHOOK_LOG_QUERY_FIELDS, query, {
@@ -46,7 +47,7 @@ export class WebhookLogService {
     return qb.getCount();
   }
 
-  async findOne(ref: string): Promise<Record<string, unknown>> {
+  async findOne(ref: string): Promise<WireWebhookLog> {
     const [presented] = await this.presentMany([await this.deliveryOf(ref)]);
     return presented;
   }
@@ -73,7 +74,7 @@ export class WebhookLogService {
   }
 
   /** Attempts of the whole page in one query (no query per delivery). */
-  private async presentMany(deliveries: WebhookDelivery[]): Promise<Record<string, unknown>[]> {
+  private async presentMany(deliveries: WebhookDelivery[]): Promise<WireWebhookLog[]> {
     if (deliveries.length === 0) return [];
     const attempts = await this.dataSource.manager.find(WebhookAttempt, {
       where: { webhook_delivery_id: In(deliveries.map((d) => d.webhook_delivery_id)) },
