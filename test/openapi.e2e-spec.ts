@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type express from 'express';
 import { createId } from './support/catalog-fixtures';
-import { newCustomer, newInvoice, newItem, newQuote, newSubscription } from './support/factories';
+import { newCard, newCustomer, newInvoice, newItem, newQuote, newSubscription } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
 interface RouterLayer {
@@ -235,6 +235,11 @@ describe('OpenAPI document', () => {
     expectDescribes(responseOf('/api/v3/tax', true), listedTax, 'list tax');
     const oneTax = (await t.get(`/api/v3/tax/${tax}`).expect(200)).body.response;
     expectDescribes(responseOf('/api/v3/tax/{id}', false), oneTax, 'read tax');
+    const card = await createId(t, '/api/v3/creditcard', newCard({ customer_id: customer }));
+    const [listedCard] = (await t.get('/api/v3/creditcard').expect(200)).body.response;
+    expectDescribes(responseOf('/api/v3/creditcard', true), listedCard, 'list creditcard');
+    const oneCard = (await t.get(`/api/v3/creditcard/${card}`).expect(200)).body.response;
+    expectDescribes(responseOf('/api/v3/creditcard/{ref}', false), oneCard, 'read creditcard');
   });
 
   it('has a browsable page at /api/docs without a credential', async () => {

@@ -13,8 +13,12 @@ import { PaymethodResourceController } from './paymethod-resource.controller';
 import { TokenizedService } from './tokenized.service';
 import { WireBankAccount, WireCreditCard, WireTokenized } from './wire-paymethod';
 
+const CardRoutes = PaymethodResourceController(WireCreditCard);
+const BankAccountRoutes = PaymethodResourceController(WireBankAccount);
+const TokenizedRoutes = PaymethodResourceController(WireTokenized);
+
 @Controller('api/v3/creditcard')
-export class CreditCardsController extends PaymethodResourceController<CreateCreditCardDto, WireCreditCard> {
+export class CreditCardsController extends CardRoutes<CreateCreditCardDto> {
   protected readonly path = 'creditcard';
 
   constructor(service: CreditCardsService, wire: WireFormat) {
@@ -33,7 +37,7 @@ export class CreditCardsController extends PaymethodResourceController<CreateCre
 }
 
 @Controller('api/v3/ach')
-export class BankAccountsController extends PaymethodResourceController<CreateBankAccountDto, WireBankAccount> {
+export class BankAccountsController extends BankAccountRoutes<CreateBankAccountDto> {
   protected readonly path = 'ach';
 
   constructor(service: BankAccountsService, wire: WireFormat) {
@@ -52,7 +56,7 @@ export class BankAccountsController extends PaymethodResourceController<CreateBa
 }
 
 @Controller('api/v3/tokenized')
-export class TokenizedController extends PaymethodResourceController<CreateTokenizedDto, WireTokenized> {
+export class TokenizedController extends TokenizedRoutes<CreateTokenizedDto> {
   protected readonly path = 'tokenized';
 
   constructor(service: TokenizedService, wire: WireFormat) {
