@@ -1,5 +1,8 @@
 import { esc } from './html';
 
+/** A pixel coordinate, to a tenth: drawing, not money. */
+const px = (n: number): string => n.toFixed(1); // stop-check: deliberate, a pixel coordinate, not money
+
 /** One series of a bar chart: its values per label (negative bars go below the axis). */
 export interface ChartSeries {
   name: string;
@@ -57,8 +60,8 @@ export function barChart(chart: BarChart): string {
   const parts: string[] = [];
   for (let v = min; v <= max + step / 2; v += step) {
     parts.push(
-      `<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/>`,
-      `<text class="tick" x="${PAD.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${esc(chart.format(v))}</text>`,
+      `<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${px(y(v))}" y2="${px(y(v))}"/>`,
+      `<text class="tick" x="${PAD.left - 6}" y="${px(y(v) + 4)}" text-anchor="end">${esc(chart.format(v))}</text>`,
     );
   }
   labels.forEach((label, i) => {
@@ -77,18 +80,16 @@ export function barChart(chart: BarChart): string {
       } else [top, bottom] = value >= 0 ? [y(value), y(0)] : [y(0), y(value)];
       const x = chart.stacked ? x0 + (slot - barW) / 2 : x0 + slot * 0.1 + barW * k;
       parts.push(
-        `<rect class="bar ${esc(s.cls)}" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(0, bottom - top).toFixed(1)}"` +
+        `<rect class="bar ${esc(s.cls)}" x="${px(x)}" y="${px(top)}" width="${px(barW)}" height="${px(Math.max(0, bottom - top))}"` +
           ` data-series="${esc(s.name)}" data-label="${esc(label)}" data-value="${esc(value)}">` +
           `<title>${esc(`${s.name}, ${label}: ${chart.format(value)}`)}</title></rect>`,
       );
     });
     parts.push(
-      `<text class="label" x="${(x0 + slot / 2).toFixed(1)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${esc(label)}</text>`,
+      `<text class="label" x="${px(x0 + slot / 2)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${esc(label)}</text>`,
     );
   });
-  parts.push(
-    `<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}"/>`,
-  );
+  parts.push(`<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${px(y(0))}" y2="${px(y(0))}"/>`);
   // Each legend entry as wide as its name (about 6.2 units a character at 11px), so long names never overlap.
   let at = PAD.left;
   const legend = series

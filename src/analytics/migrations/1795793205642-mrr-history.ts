@@ -185,8 +185,8 @@ export async function backfill(q: QueryRunner, now: Date): Promise<void> {
           sub.currency_id,
           fmt(at),
           month,
-          next.toFixed(2),
-          next.minus(mrr).toFixed(2),
+          next.toFixed(2), // stop-check: deliberate, decimal.js's toFixed
+          next.minus(mrr).toFixed(2), // stop-check: deliberate, decimal.js's toFixed
         );
         count++;
         mrr = next;
